@@ -1,0 +1,35 @@
+//! One module per subcommand.
+
+pub mod moves;
+pub mod perft;
+pub mod replay;
+
+use anyhow::Context;
+use caissa_rules::{fen, CastlingMode, Position};
+
+/// Options shared by commands that start from a position.
+#[derive(clap::Args)]
+pub struct PositionArgs {
+    /// Start from this FEN instead of the initial position (X-FEN and Shredder-FEN
+    /// castling accepted; Chess960 is detected from the castling rights).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Treat the position as Chess960 (castling written king-takes-rook in UCI).
+    #[arg(long)]
+    pub chess960: bool,
+}
+
+impl PositionArgs {
+    /// The position these options describe.
+    pub fn position(&self) -> anyhow::Result<Position> {
+        let pos = match &self.fen {
+            None => Position::new(),
+            Some(text) => fen::parse(text).with_context(|| format!("FEN {text:?}"))?,
+        };
+        if self.chess960 {
+            Ok(pos.with_castling_mode(CastlingMode::Chess960)?)
+        } else {
+            Ok(pos)
+        }
+    }
+}

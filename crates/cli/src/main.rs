@@ -1,0 +1,49 @@
+//! `caissa`: the command-line entry point of the Caissa chess platform.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Caissa: a self-hostable chess platform.
+///
+/// Run without arguments to see this help. Each subcommand has its own `--help`.
+#[derive(Parser)]
+#[command(name = "caissa", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (move generator test).
+    Perft(commands::perft::Args),
+    /// List every legal move of a position.
+    Moves(commands::moves::Args),
+    /// Play a sequence of moves and print the resulting game state as JSON.
+    Replay(commands::replay::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            let _ = cmd.print_help();
+            Ok(())
+        }
+        Some(Command::Perft(args)) => commands::perft::run(args),
+        Some(Command::Moves(args)) => commands::moves::run(args),
+        Some(Command::Replay(args)) => commands::replay::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

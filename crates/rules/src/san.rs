@@ -1,0 +1,447 @@
+//! Standard Algebraic Notation (Laws appendix C).
+//!
+//! **Writing** produces strict SAN: piece letter, the least disambiguation that makes
+//! the move unique (file, else rank, else both), `x` for captures, `=Q` for
+//! promotions, `O-O`/`O-O-O`, and `+` or `#`.
+//!
+//! **Reading** accepts strict SAN and the forms people type:
+//! * castling with zeros or lower-case letters: `0-0`, `0-0-0`, `o-o`;
+//! * promotions as `e8=Q`, `e8Q`, `e8q`, `e8(Q)`, `e8/Q`;
+//! * an explicit pawn letter (`Pe4`), long algebraic (`e2-e4`, `e2e4`, `Ng1-f3`,
+//!   `Bf1xb5`), `:` for captures;
+//! * en passant marked `e.p.` or `ep` (`exd6 e.p.`);
+//! * figurine pieces (`♘f3`, `♞f6`), and trailing `+`, `#`, `!`, `?`, `!!`, `?!`, ...;
+//! * `--` for a null move (PGN); it is never legal in a position.
+//!
+//! A capture marker on a non-capture is tolerated. Ambiguous, illegal and malformed
+//! input is an error that says why.
+
+use core::fmt;
+
+use crate::attacks;
+use crate::{Bitboard, CastlingSide, File, Move, Position, Rank, Role, Square};
+
+/// A move in SAN, parsed but not yet matched against a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move.
+    Normal {
+        /// The moving piece.
+        role: Role,
+        /// Origin file given for disambiguation.
+        file: Option<File>,
+        /// Origin rank given for disambiguation.
+        rank: Option<Rank>,
+        /// Whether written as a capture.
+        capture: bool,
+        /// Destination.
+        to: Square,
+        /// Promotion role.
+        promotion: Option<Role>,
+    },
+    /// Castling.
+    Castle(CastlingSide),
+    /// `--`, a null move.
+    Null,
+}
+
+/// Why SAN could not be read or matched to a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SanError {
+    /// The text is not a move in any accepted form.
+    Syntax {
+        /// The text as given.
+        san: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// Well-formed, but no legal move matches.
+    Illegal {
+        /// The text as given.
+        san: String,
+        /// Why no move matches.
+        why: String,
+    },
+    /// More than one legal move matches.
+    Ambiguous {
+        /// The text as given.
+        san: String,
+        /// The matching moves' origins, described ("knights on b1 and f3").
+        why: String,
+    },
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SanError::Syntax { san, why } => write!(f, "{san:?} is not a move: {why}"),
+            SanError::Illegal { san, why } => write!(f, "{san} is illegal: {why}"),
+            SanError::Ambiguous { san, why } => write!(f, "{san} is ambiguous: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SanError {}
+
+fn figurine(c: char) -> Option<Role> {
+    match c {
+        '♔' | '♚' => Some(Role::King),
+        '♕' | '♛' => Some(Role::Queen),
+        '♖' | '♜' => Some(Role::Rook),
+        '♗' | '♝' => Some(Role::Bishop),
+        '♘' | '♞' => Some(Role::Knight),
+        '♙' | '♟' => Some(Role::Pawn),
+        _ => None,
+    }
+}
+
+fn piece_letter(c: char) -> Option<Role> {
+    match c {
+        'K' => Some(Role::King),
+        'Q' => Some(Role::Queen),
+        'R' => Some(Role::Rook),
+        'B' => Some(Role::Bishop),
+        'N' => Some(Role::Knight),
+        'P' => Some(Role::Pawn),
+        _ => figurine(c),
+    }
+}
+
+fn plural(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawns",
+        Role::Knight => "knights",
+        Role::Bishop => "bishops",
+        Role::Rook => "rooks",
+        Role::Queen => "queens",
+        Role::King => "kings",
+    }
+}
+
+impl San {
+    /// Parses SAN in any of the accepted forms (see the module docs).
+    pub fn parse(text: &str) -> Result<San, SanError> {
+        let syntax = |why: &str| SanError::Syntax {
+            san: text.to_string(),
+            why: why.to_string(),
+        };
+        let mut s = text.trim();
+        // Annotations, check and mate marks.
+        s = s.trim_end_matches(|c: char| matches!(c, '+' | '#' | '!' | '?' | '‼' | '⁇' | '⁉' | '⁈' | '†' | '‡'));
+        // En-passant marks.
+        for mark in ["e.p.", "ep"] {
+            if let Some(rest) = s.strip_suffix(mark) {
+                if rest.ends_with(|c: char| c.is_ascii_digit() || c == ' ') {
+                    s = rest.trim_end();
+                    break;
+                }
+            }
+        }
+        if s.is_empty() {
+            return Err(syntax("empty move"));
+        }
+        match s {
+            "--" | "Z0" => return Ok(San::Null),
+            "O-O" | "0-0" | "o-o" => return Ok(San::Castle(CastlingSide::KingSide)),
+            "O-O-O" | "0-0-0" | "o-o-o" => return Ok(San::Castle(CastlingSide::QueenSide)),
+            _ => {}
+        }
+        let chars: Vec<char> = s.chars().collect();
+        let mut i = 0;
+        let role = match chars.first().copied().and_then(piece_letter) {
+            Some(r) => {
+                i += 1;
+                r
+            }
+            None => Role::Pawn,
+        };
+        let mut end = chars.len();
+        // Promotion: "=Q", "(Q)", "/Q" or a bare letter after the destination rank.
+        let mut promotion = None;
+        if end >= 1 && chars[end - 1] == ')' {
+            if end < 3 || chars[end - 3] != '(' {
+                return Err(syntax("unbalanced parenthesis"));
+            }
+            promotion = Some(chars[end - 2]);
+            end -= 3;
+        } else if end >= 1 && !chars[end - 1].is_ascii_digit() {
+            promotion = Some(chars[end - 1]);
+            end -= 1;
+            if end >= 1 && matches!(chars[end - 1], '=' | '/') {
+                end -= 1;
+            }
+        }
+        let promotion = match promotion {
+            None => None,
+            Some(c) => match piece_letter(c.to_ascii_uppercase()) {
+                Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
+                Some(_) => return Err(syntax("a pawn promotes only to a queen, rook, bishop or knight")),
+                None => return Err(syntax(&format!("unexpected {c:?} after the destination square"))),
+            },
+        };
+        if promotion.is_some() && role != Role::Pawn {
+            return Err(syntax("only a pawn can promote"));
+        }
+        if end < i + 2 {
+            return Err(syntax("no destination square"));
+        }
+        let to = square_at(&chars[end - 2..end]).ok_or_else(|| syntax("no destination square"))?;
+        end -= 2;
+        let mut capture = false;
+        if end > i && matches!(chars[end - 1], 'x' | ':' | '×' | '-') {
+            capture = chars[end - 1] != '-';
+            end -= 1;
+        }
+        let (mut file, mut rank) = (None, None);
+        for &c in &chars[i..end] {
+            if let (Some(f), None, None) = (File::from_char(c), file, rank) {
+                file = Some(f);
+            } else if let (Some(r), None) = (Rank::from_char(c), rank) {
+                rank = Some(r);
+            } else {
+                return Err(syntax(&format!("unexpected {c:?}")));
+            }
+        }
+        if role == Role::Pawn && promotion.is_none() && matches!(to.rank().index(), 0 | 7) && file.is_none() && !capture {
+            // e8 alone: a promotion without its piece; reported when matched.
+        }
+        Ok(San::Normal { role, file, rank, capture, to, promotion })
+    }
+
+    /// The SAN of a legal move (without check or mate marks).
+    pub fn from_move(pos: &Position, m: Move) -> San {
+        if m.is_castle() {
+            return San::Castle(CastlingSide::of(m.from(), m.to()));
+        }
+        let role = pos.board().role_at(m.from()).unwrap_or(Role::Pawn);
+        let capture = m.is_en_passant() || pos.board().color_at(m.to()).is_some();
+        let (mut file, mut rank) = (None, None);
+        if role == Role::Pawn {
+            if capture {
+                file = Some(m.from().file());
+            }
+        } else if role != Role::King {
+            let others = candidates(pos, role, m.to()).without(m.from());
+            if others.is_nonempty() {
+                let same_file = others & Bitboard::from_file(m.from().file());
+                let same_rank = others & Bitboard::from_rank(m.from().rank());
+                if same_file.is_empty() {
+                    file = Some(m.from().file());
+                } else if same_rank.is_empty() {
+                    rank = Some(m.from().rank());
+                } else {
+                    file = Some(m.from().file());
+                    rank = Some(m.from().rank());
+                }
+            }
+        }
+        San::Normal { role, file, rank, capture, to: m.to(), promotion: m.promotion_role() }
+    }
+
+    /// The legal move of `pos` this SAN names.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        let text = self.to_string();
+        let illegal = |why: String| SanError::Illegal { san: text.clone(), why };
+        match *self {
+            San::Null => Err(illegal("a null move is not a legal move".into())),
+            San::Castle(side) => pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.is_castle() && CastlingSide::of(m.from(), m.to()) == side)
+                .ok_or_else(|| illegal(castle_reason(pos, side))),
+            San::Normal { role, file, rank, to, promotion, .. } => {
+                let us = pos.turn();
+                let mut found: Vec<Move> = Vec::new();
+                for &m in &pos.legal_moves() {
+                    if m.to() != to || m.is_castle() || pos.board().role_at(m.from()) != Some(role) {
+                        continue;
+                    }
+                    if file.is_some_and(|f| f != m.from().file()) || rank.is_some_and(|r| r != m.from().rank()) {
+                        continue;
+                    }
+                    found.push(m);
+                }
+                if role == Role::Pawn && found.iter().any(|m| m.is_promotion()) {
+                    let Some(promo) = promotion else {
+                        return Err(illegal(format!("a pawn reaching {to} must promote (e.g. {to}=Q)")));
+                    };
+                    found.retain(|m| m.promotion_role() == Some(promo));
+                } else if promotion.is_some() && !found.is_empty() {
+                    return Err(illegal(format!("a pawn on {to} does not promote")));
+                }
+                match found.len() {
+                    1 => Ok(found[0]),
+                    0 => {
+                        let mut origins = pos.board().by_piece(crate::Piece { color: us, role });
+                        if let Some(f) = file {
+                            origins &= Bitboard::from_file(f);
+                        }
+                        if let Some(r) = rank {
+                            origins &= Bitboard::from_rank(r);
+                        }
+                        Err(illegal(no_move_reason(pos, role, origins, to)))
+                    }
+                    _ => {
+                        let squares: Vec<String> = found.iter().map(|m| m.from().to_string()).collect();
+                        let list = match squares.len() {
+                            2 => format!("{} and {}", squares[0], squares[1]),
+                            _ => squares.join(", "),
+                        };
+                        Err(SanError::Ambiguous {
+                            san: text.clone(),
+                            why: format!("{} on {list} can reach {to}", plural(role)),
+                        })
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn square_at(c: &[char]) -> Option<Square> {
+    Some(Square::from_coords(File::from_char(c[0])?, Rank::from_char(c[1])?))
+}
+
+/// Pieces of the side to move with `role` that can legally move to `to`.
+fn candidates(pos: &Position, role: Role, to: Square) -> Bitboard {
+    let us = pos.turn();
+    let ours = pos.board().by_piece(crate::Piece { color: us, role });
+    let occupied = pos.board().occupied();
+    let reach = match role {
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+        Role::King => attacks::king_attacks(to),
+        Role::Pawn => Bitboard::EMPTY,
+    };
+    let maybe = ours & reach;
+    if !maybe.more_than_one() {
+        return maybe;
+    }
+    // Several pieces see the square: keep those whose move is legal (not pinned away).
+    maybe
+        .filter(|&from| pos.is_legal(Move::normal(from, to)))
+        .collect()
+}
+
+fn no_move_reason(pos: &Position, role: Role, origins: Bitboard, to: Square) -> String {
+    let color = pos.turn().name();
+    if origins.is_empty() {
+        return format!("{color} has no {} that could move there", role.name());
+    }
+    if pos.board().color_at(to) == Some(pos.turn()) {
+        return format!("{to} is occupied by {color}'s own piece");
+    }
+    let occupied = pos.board().occupied();
+    let reaches = origins.into_iter().any(|from| {
+        let piece = crate::Piece { color: pos.turn(), role };
+        let pushes = if role == Role::Pawn {
+            let one = Bitboard::from_square(from).forward(pos.turn());
+            one | (one & !occupied).forward(pos.turn())
+        } else {
+            Bitboard::EMPTY
+        };
+        (attacks::attacks(piece, from, occupied) | pushes).contains(to)
+    });
+    if reaches && pos.is_check() {
+        "it does not get the king out of check".to_string()
+    } else if reaches {
+        "it would expose the king to check".to_string()
+    } else {
+        format!("no {color} {} can move to {to}", role.name())
+    }
+}
+
+fn castle_reason(pos: &Position, side: CastlingSide) -> String {
+    if pos.castling_rook(pos.turn(), side).is_none() {
+        format!("{} has no right to castle {}", pos.turn().name(), match side {
+            CastlingSide::KingSide => "king-side",
+            CastlingSide::QueenSide => "queen-side",
+        })
+    } else if pos.is_check() {
+        "the king is in check".to_string()
+    } else {
+        "the squares between king and rook are not empty, or the king would pass through or land on an attacked square".to_string()
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            San::Null => f.write_str("--"),
+            San::Castle(side) => f.write_str(side.san()),
+            San::Normal { role, file, rank, capture, to, promotion } => {
+                if role != Role::Pawn {
+                    write!(f, "{}", role.upper_char())?;
+                }
+                if let Some(file) = file {
+                    write!(f, "{}", file.char())?;
+                }
+                if let Some(rank) = rank {
+                    write!(f, "{}", rank.char())?;
+                }
+                if capture {
+                    f.write_str("x")?;
+                }
+                write!(f, "{to}")?;
+                if let Some(role) = promotion {
+                    write!(f, "={}", role.upper_char())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// SAN with its check (`+`) or mate (`#`) mark.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    /// The move.
+    pub san: San,
+    /// Whether it gives check.
+    pub check: bool,
+    /// Whether it gives checkmate.
+    pub mate: bool,
+}
+
+impl SanPlus {
+    /// The SAN of a legal move with its suffix; plays it on a copy to see the check.
+    pub fn from_move(pos: &Position, m: Move) -> SanPlus {
+        let san = San::from_move(pos, m);
+        let mut after = *pos;
+        after.play_unchecked(m);
+        let check = after.is_check();
+        SanPlus { san, check, mate: check && !after.has_legal_moves() }
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.san)?;
+        if self.mate {
+            f.write_str("#")
+        } else if self.check {
+            f.write_str("+")
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Position {
+    /// A legal move of this position in SAN, with `+` or `#`.
+    pub fn san(&self, m: Move) -> String {
+        SanPlus::from_move(self, m).to_string()
+    }
+
+    /// Reads SAN (strict or lenient, see [`crate::san`]) and finds the legal move.
+    pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
+        San::parse(text)?.to_move(self).map_err(|e| match e {
+            SanError::Illegal { why, .. } => SanError::Illegal { san: text.trim().to_string(), why },
+            SanError::Ambiguous { why, .. } => SanError::Ambiguous { san: text.trim().to_string(), why },
+            other => other,
+        })
+    }
+}
