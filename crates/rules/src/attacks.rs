@@ -439,8 +439,14 @@ mod tests {
             let occ = seed & seed.rotate_left(17);
             for sq in Square::all() {
                 let i = sq.index() as i32;
-                assert_eq!(rook_attacks(sq, Bitboard(occ)).0, sliding(i, occ, &ROOK_DIRS));
-                assert_eq!(bishop_attacks(sq, Bitboard(occ)).0, sliding(i, occ, &BISHOP_DIRS));
+                assert_eq!(
+                    rook_attacks(sq, Bitboard(occ)).0,
+                    sliding(i, occ, &ROOK_DIRS)
+                );
+                assert_eq!(
+                    bishop_attacks(sq, Bitboard(occ)).0,
+                    sliding(i, occ, &BISHOP_DIRS)
+                );
             }
         }
     }

@@ -166,9 +166,11 @@ impl Board {
     pub fn is_attacked(&self, sq: Square, attacker: Color, occupied: Bitboard) -> bool {
         let them = self.by_color(attacker);
         (attacks::knight_attacks(sq) & self.by_role(Role::Knight) & them).is_nonempty()
-            || (attacks::pawn_attacks(!attacker, sq) & self.by_role(Role::Pawn) & them).is_nonempty()
+            || (attacks::pawn_attacks(!attacker, sq) & self.by_role(Role::Pawn) & them)
+                .is_nonempty()
             || (attacks::king_attacks(sq) & self.by_role(Role::King) & them).is_nonempty()
             || (attacks::rook_attacks(sq, occupied) & self.straight_sliders() & them).is_nonempty()
-            || (attacks::bishop_attacks(sq, occupied) & self.diagonal_sliders() & them).is_nonempty()
+            || (attacks::bishop_attacks(sq, occupied) & self.diagonal_sliders() & them)
+                .is_nonempty()
     }
 }

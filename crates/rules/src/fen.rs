@@ -12,7 +12,10 @@
 
 use core::fmt;
 
-use crate::{Bitboard, Board, CastlingMode, CastlingSide, Color, Piece, Position, PositionError, Role, Setup, Square};
+use crate::{
+    Bitboard, Board, CastlingMode, CastlingSide, Color, Piece, Position, PositionError, Role,
+    Setup, Square,
+};
 
 /// The FEN of the initial position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -47,7 +50,10 @@ impl fmt::Display for FenError {
             FenError::Turn(s) => write!(f, "invalid FEN side to move {s:?}: expected w or b"),
             FenError::Castling(why) => write!(f, "invalid FEN castling field: {why}"),
             FenError::EnPassant(s) => {
-                write!(f, "invalid FEN en-passant field {s:?}: expected - or a square")
+                write!(
+                    f,
+                    "invalid FEN en-passant field {s:?}: expected - or a square"
+                )
             }
             FenError::Clocks(why) => write!(f, "invalid FEN clocks: {why}"),
             FenError::Position(e) => write!(f, "illegal position: {e}"),
@@ -116,9 +122,16 @@ pub fn parse_setup(fen: &str) -> Result<Setup, FenError> {
                 fields[4]
             ))
         })?;
-        let full = fields[5].parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-            FenError::Clocks(format!("move number {:?} is not a positive integer", fields[5]))
-        })?;
+        let full = fields[5]
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| {
+                FenError::Clocks(format!(
+                    "move number {:?} is not a positive integer",
+                    fields[5]
+                ))
+            })?;
         (half, full)
     } else {
         (0, 1)
@@ -182,15 +195,25 @@ fn parse_castling(field: &str, board: &Board) -> Result<Bitboard, FenError> {
     }
     let mut rights = Bitboard::EMPTY;
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let backrank = Bitboard::backrank(color);
-        let rooks = board.by_piece(Piece { color, role: Role::Rook }) & backrank;
-        let king = board.king_of(color).filter(|&k| backrank.contains(k)).ok_or_else(|| {
-            FenError::Castling(format!(
-                "{c:?} needs the {} king on its first rank",
-                color.name()
-            ))
-        })?;
+        let rooks = board.by_piece(Piece {
+            color,
+            role: Role::Rook,
+        }) & backrank;
+        let king = board
+            .king_of(color)
+            .filter(|&k| backrank.contains(k))
+            .ok_or_else(|| {
+                FenError::Castling(format!(
+                    "{c:?} needs the {} king on its first rank",
+                    color.name()
+                ))
+            })?;
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.filter(|r| r.file() > king.file()).last(),
             'q' => rooks.filter(|r| r.file() < king.file()).next(),
@@ -211,7 +234,9 @@ fn parse_castling(field: &str, board: &Board) -> Result<Bitboard, FenError> {
             ))
         })?;
         if rights.contains(rook) {
-            return Err(FenError::Castling(format!("{c:?} repeats a right in {field:?}")));
+            return Err(FenError::Castling(format!(
+                "{c:?} repeats a right in {field:?}"
+            )));
         }
         rights = rights.with(rook);
     }
@@ -264,7 +289,10 @@ fn write_castling(pos: &Position, out: &mut String) {
     let start = out.len();
     for color in Color::ALL {
         let king = pos.king(color);
-        let rooks = pos.board().by_piece(Piece { color, role: Role::Rook }) & Bitboard::backrank(color);
+        let rooks = pos.board().by_piece(Piece {
+            color,
+            role: Role::Rook,
+        }) & Bitboard::backrank(color);
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
             let Some(rook) = pos.castling_rook(color, side) else {
                 continue;
@@ -273,7 +301,8 @@ fn write_castling(pos: &Position, out: &mut String) {
                 CastlingSide::KingSide => rooks.filter(|r| r.file() > king.file()).last(),
                 CastlingSide::QueenSide => rooks.filter(|r| r.file() < king.file()).next(),
             };
-            let letter = if pos.castling_mode() == CastlingMode::Standard || outermost == Some(rook) {
+            let letter = if pos.castling_mode() == CastlingMode::Standard || outermost == Some(rook)
+            {
                 match side {
                     CastlingSide::KingSide => 'k',
                     CastlingSide::QueenSide => 'q',

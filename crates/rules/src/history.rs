@@ -148,7 +148,12 @@ impl Game {
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         let has_moves = pos.has_legal_moves();
-        let draw = |termination| Some(Outcome { winner: None, termination });
+        let draw = |termination| {
+            Some(Outcome {
+                winner: None,
+                termination,
+            })
+        };
         if !has_moves && pos.is_check() {
             return Some(Outcome {
                 winner: Some(!pos.turn()),

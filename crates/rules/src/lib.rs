@@ -15,7 +15,6 @@
 //! Vocabulary types live at the crate root; notations are modules ([`fen`], [`san`],
 //! [`uci`]). The move generator allocates nothing: it fills a [`MoveList`] on the stack.
 
-
 pub mod attacks;
 mod bitboard;
 mod board;

@@ -22,7 +22,8 @@ impl Position {
         let board = self.board();
         let ours = board.by_color(color);
         let theirs = board.by_color(!color);
-        let majors_or_pawns = board.by_role(Role::Pawn) | board.by_role(Role::Rook) | board.by_role(Role::Queen);
+        let majors_or_pawns =
+            board.by_role(Role::Pawn) | board.by_role(Role::Rook) | board.by_role(Role::Queen);
         if (ours & majors_or_pawns).is_nonempty() {
             return false;
         }
@@ -34,7 +35,8 @@ impl Position {
             let bishops = board.by_role(Role::Bishop);
             let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
                 || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
-            return one_colour && (board.by_role(Role::Pawn) | board.by_role(Role::Knight)).is_empty();
+            return one_colour
+                && (board.by_role(Role::Pawn) | board.by_role(Role::Knight)).is_empty();
         }
         true
     }

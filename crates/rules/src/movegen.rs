@@ -169,7 +169,13 @@ impl Position {
     }
 
     #[inline(always)]
-    fn king_moves<S: MoveSink>(&self, sink: &mut S, king: Square, ours: Bitboard, occupied: Bitboard) {
+    fn king_moves<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        ours: Bitboard,
+        occupied: Bitboard,
+    ) {
         let without_king = occupied ^ Bitboard::from_square(king);
         let them = !self.turn;
         let mut safe = Bitboard::EMPTY;
@@ -191,7 +197,10 @@ impl Position {
         theirs: Bitboard,
     ) {
         let us = self.turn;
-        let pawns = self.board.by_piece(Piece { color: us, role: Role::Pawn });
+        let pawns = self.board.by_piece(Piece {
+            color: us,
+            role: Role::Pawn,
+        });
         let free = pawns & !self.pinned;
         let empty = !occupied;
         let last_rank = Bitboard::relative_rank(us, 7);
@@ -268,7 +277,10 @@ impl Position {
             // rook is lifted first, since it may be the piece shielding the destination.
             let without = occupied ^ movers;
             let king_path = attacks::between(king, king_to) | Bitboard::from_square(king_to);
-            if king_path.into_iter().any(|sq| self.board.is_attacked(sq, !us, without)) {
+            if king_path
+                .into_iter()
+                .any(|sq| self.board.is_attacked(sq, !us, without))
+            {
                 continue;
             }
             sink.special(Move::castle(king, rook));

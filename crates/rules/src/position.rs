@@ -179,7 +179,9 @@ impl Position {
             return Err(PositionError::PawnOnBackRank(sq));
         }
         if setup.fullmoves == 0 {
-            return Err(PositionError::BadClocks("the move number must be at least 1"));
+            return Err(PositionError::BadClocks(
+                "the move number must be at least 1",
+            ));
         }
         for rook in setup.castling_rights {
             if !castling_right_possible(&board, rook, mode) {
@@ -261,7 +263,9 @@ impl Position {
     /// The rook of `color` that may still castle on `side`, if the right remains.
     pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
         let king = self.king(color);
-        (self.castling & Bitboard::backrank(color)).into_iter().find(|&rook| CastlingSide::of(king, rook) == side)
+        (self.castling & Bitboard::backrank(color))
+            .into_iter()
+            .find(|&rook| CastlingSide::of(king, rook) == side)
     }
 
     /// The en-passant target square, only when an en-passant capture is legal now.
@@ -397,9 +401,15 @@ impl Position {
     /// Keeps the en-passant square only if some en-passant capture is legal.
     fn drop_ep_square_unless_capturable(&mut self) {
         if let Some(ep) = self.ep_square {
-            let capturers =
-                attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Piece { color: self.turn, role: Role::Pawn });
-            if !capturers.into_iter().any(|from| self.is_legal_en_passant(from, ep)) {
+            let capturers = attacks::pawn_attacks(!self.turn, ep)
+                & self.board.by_piece(Piece {
+                    color: self.turn,
+                    role: Role::Pawn,
+                });
+            if !capturers
+                .into_iter()
+                .any(|from| self.is_legal_en_passant(from, ep))
+            {
                 self.ep_square = None;
             }
         }
@@ -410,10 +420,12 @@ impl Position {
     pub(crate) fn is_legal_en_passant(&self, from: Square, ep: Square) -> bool {
         let us = self.turn;
         let captured = Square::from_coords(ep.file(), from.rank());
-        let occupied = (self.board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
-            | Bitboard::from_square(ep);
+        let occupied =
+            (self.board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+                | Bitboard::from_square(ep);
         let king = self.king(us);
-        let attackers = self.board.attackers_to(king, !us, occupied) & !Bitboard::from_square(captured);
+        let attackers =
+            self.board.attackers_to(king, !us, occupied) & !Bitboard::from_square(captured);
         attackers.is_empty()
     }
 
@@ -454,7 +466,10 @@ impl Position {
 
         if m.is_castle() {
             let side = CastlingSide::of(from, to);
-            let rook = Piece { color: us, role: Role::Rook };
+            let rook = Piece {
+                color: us,
+                role: Role::Rook,
+            };
             let king_to = side.king_to(us);
             let rook_to = side.rook_to(us);
             self.board.remove(from, mover);
@@ -469,11 +484,17 @@ impl Position {
         } else {
             if m.is_en_passant() {
                 let captured_sq = Square::from_coords(to.file(), from.rank());
-                let pawn = Piece { color: them, role: Role::Pawn };
+                let pawn = Piece {
+                    color: them,
+                    role: Role::Pawn,
+                };
                 self.board.remove(captured_sq, pawn);
                 hash ^= zobrist::piece(pawn, captured_sq);
             } else if let Some(captured) = self.board.role_at(to) {
-                let victim = Piece { color: them, role: captured };
+                let victim = Piece {
+                    color: them,
+                    role: captured,
+                };
                 self.board.remove(to, victim);
                 hash ^= zobrist::piece(victim, to);
                 self.halfmoves = 0;
@@ -490,7 +511,10 @@ impl Position {
                 self.halfmoves = 0;
                 if from.index().abs_diff(to.index()) == 16 {
                     let skipped = Square::new_unchecked(((from.index() + to.index()) / 2) as u32);
-                    let their_pawns = self.board.by_piece(Piece { color: them, role: Role::Pawn });
+                    let their_pawns = self.board.by_piece(Piece {
+                        color: them,
+                        role: Role::Pawn,
+                    });
                     if (attacks::pawn_attacks(us, skipped) & their_pawns).is_nonempty() {
                         self.ep_square = Some(skipped);
                     }
@@ -547,7 +571,8 @@ fn castling_right_possible(board: &Board, rook: Square, mode: CastlingMode) -> b
     };
     match mode {
         CastlingMode::Standard => {
-            king == Square::E1.flip_if(color) && (rook == Square::A1.flip_if(color) || rook == Square::H1.flip_if(color))
+            king == Square::E1.flip_if(color)
+                && (rook == Square::A1.flip_if(color) || rook == Square::H1.flip_if(color))
         }
         CastlingMode::Chess960 => {
             Bitboard::backrank(color).contains(king)
@@ -563,13 +588,15 @@ fn en_passant_possible(board: &Board, turn: Color, ep: Square) -> bool {
     if !Bitboard::relative_rank(turn, 5).contains(ep) {
         return false;
     }
-    let (Some(pawn_sq), Some(origin)) = (
-        ep.offset(turn.fold(-8, 8)),
-        ep.offset(turn.fold(8, -8)),
-    ) else {
+    let (Some(pawn_sq), Some(origin)) = (ep.offset(turn.fold(-8, 8)), ep.offset(turn.fold(8, -8)))
+    else {
         return false;
     };
-    board.piece_at(pawn_sq) == Some(Piece { color: them, role: Role::Pawn })
+    board.piece_at(pawn_sq)
+        == Some(Piece {
+            color: them,
+            role: Role::Pawn,
+        })
         && board.piece_at(ep).is_none()
         && board.piece_at(origin).is_none()
 }

@@ -127,7 +127,9 @@ impl San {
         };
         let mut s = text.trim();
         // Annotations, check and mate marks.
-        s = s.trim_end_matches(|c: char| matches!(c, '+' | '#' | '!' | '?' | '‼' | '⁇' | '⁉' | '⁈' | '†' | '‡'));
+        s = s.trim_end_matches(|c: char| {
+            matches!(c, '+' | '#' | '!' | '?' | '‼' | '⁇' | '⁉' | '⁈' | '†' | '‡')
+        });
         // En-passant marks.
         for mark in ["e.p.", "ep"] {
             if let Some(rest) = s.strip_suffix(mark) {
@@ -175,8 +177,16 @@ impl San {
             None => None,
             Some(c) => match piece_letter(c.to_ascii_uppercase()) {
                 Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
-                Some(_) => return Err(syntax("a pawn promotes only to a queen, rook, bishop or knight")),
-                None => return Err(syntax(&format!("unexpected {c:?} after the destination square"))),
+                Some(_) => {
+                    return Err(syntax(
+                        "a pawn promotes only to a queen, rook, bishop or knight",
+                    ))
+                }
+                None => {
+                    return Err(syntax(&format!(
+                        "unexpected {c:?} after the destination square"
+                    )))
+                }
             },
         };
         if promotion.is_some() && role != Role::Pawn {
@@ -202,10 +212,22 @@ impl San {
                 return Err(syntax(&format!("unexpected {c:?}")));
             }
         }
-        if role == Role::Pawn && promotion.is_none() && matches!(to.rank().index(), 0 | 7) && file.is_none() && !capture {
+        if role == Role::Pawn
+            && promotion.is_none()
+            && matches!(to.rank().index(), 0 | 7)
+            && file.is_none()
+            && !capture
+        {
             // e8 alone: a promotion without its piece; reported when matched.
         }
-        Ok(San::Normal { role, file, rank, capture, to, promotion })
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
     }
 
     /// The SAN of a legal move (without check or mate marks).
@@ -235,13 +257,23 @@ impl San {
                 }
             }
         }
-        San::Normal { role, file, rank, capture, to: m.to(), promotion: m.promotion_role() }
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to: m.to(),
+            promotion: m.promotion_role(),
+        }
     }
 
     /// The legal move of `pos` this SAN names.
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         let text = self.to_string();
-        let illegal = |why: String| SanError::Illegal { san: text.clone(), why };
+        let illegal = |why: String| SanError::Illegal {
+            san: text.clone(),
+            why,
+        };
         match *self {
             San::Null => Err(illegal("a null move is not a legal move".into())),
             San::Castle(side) => pos
@@ -250,21 +282,33 @@ impl San {
                 .copied()
                 .find(|m| m.is_castle() && CastlingSide::of(m.from(), m.to()) == side)
                 .ok_or_else(|| illegal(castle_reason(pos, side))),
-            San::Normal { role, file, rank, to, promotion, .. } => {
+            San::Normal {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+                ..
+            } => {
                 let us = pos.turn();
                 let mut found: Vec<Move> = Vec::new();
                 for &m in &pos.legal_moves() {
-                    if m.to() != to || m.is_castle() || pos.board().role_at(m.from()) != Some(role) {
+                    if m.to() != to || m.is_castle() || pos.board().role_at(m.from()) != Some(role)
+                    {
                         continue;
                     }
-                    if file.is_some_and(|f| f != m.from().file()) || rank.is_some_and(|r| r != m.from().rank()) {
+                    if file.is_some_and(|f| f != m.from().file())
+                        || rank.is_some_and(|r| r != m.from().rank())
+                    {
                         continue;
                     }
                     found.push(m);
                 }
                 if role == Role::Pawn && found.iter().any(|m| m.is_promotion()) {
                     let Some(promo) = promotion else {
-                        return Err(illegal(format!("a pawn reaching {to} must promote (e.g. {to}=Q)")));
+                        return Err(illegal(format!(
+                            "a pawn reaching {to} must promote (e.g. {to}=Q)"
+                        )));
                     };
                     found.retain(|m| m.promotion_role() == Some(promo));
                 } else if promotion.is_some() && !found.is_empty() {
@@ -283,7 +327,8 @@ impl San {
                         Err(illegal(no_move_reason(pos, role, origins, to)))
                     }
                     _ => {
-                        let squares: Vec<String> = found.iter().map(|m| m.from().to_string()).collect();
+                        let squares: Vec<String> =
+                            found.iter().map(|m| m.from().to_string()).collect();
                         let list = match squares.len() {
                             2 => format!("{} and {}", squares[0], squares[1]),
                             _ => squares.join(", "),
@@ -300,7 +345,10 @@ impl San {
 }
 
 fn square_at(c: &[char]) -> Option<Square> {
-    Some(Square::from_coords(File::from_char(c[0])?, Rank::from_char(c[1])?))
+    Some(Square::from_coords(
+        File::from_char(c[0])?,
+        Rank::from_char(c[1])?,
+    ))
 }
 
 /// Pieces of the side to move with `role` that can legally move to `to`.
@@ -336,7 +384,10 @@ fn no_move_reason(pos: &Position, role: Role, origins: Bitboard, to: Square) -> 
     }
     let occupied = pos.board().occupied();
     let reaches = origins.into_iter().any(|from| {
-        let piece = crate::Piece { color: pos.turn(), role };
+        let piece = crate::Piece {
+            color: pos.turn(),
+            role,
+        };
         let pushes = if role == Role::Pawn {
             let one = Bitboard::from_square(from).forward(pos.turn());
             one | (one & !occupied).forward(pos.turn())
@@ -356,10 +407,14 @@ fn no_move_reason(pos: &Position, role: Role, origins: Bitboard, to: Square) -> 
 
 fn castle_reason(pos: &Position, side: CastlingSide) -> String {
     if pos.castling_rook(pos.turn(), side).is_none() {
-        format!("{} has no right to castle {}", pos.turn().name(), match side {
-            CastlingSide::KingSide => "king-side",
-            CastlingSide::QueenSide => "queen-side",
-        })
+        format!(
+            "{} has no right to castle {}",
+            pos.turn().name(),
+            match side {
+                CastlingSide::KingSide => "king-side",
+                CastlingSide::QueenSide => "queen-side",
+            }
+        )
     } else if pos.is_check() {
         "the king is in check".to_string()
     } else {
@@ -372,7 +427,14 @@ impl fmt::Display for San {
         match *self {
             San::Null => f.write_str("--"),
             San::Castle(side) => f.write_str(side.san()),
-            San::Normal { role, file, rank, capture, to, promotion } => {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
                 if role != Role::Pawn {
                     write!(f, "{}", role.upper_char())?;
                 }
@@ -413,7 +475,11 @@ impl SanPlus {
         let mut after = *pos;
         after.play_unchecked(m);
         let check = after.is_check();
-        SanPlus { san, check, mate: check && !after.has_legal_moves() }
+        SanPlus {
+            san,
+            check,
+            mate: check && !after.has_legal_moves(),
+        }
     }
 }
 
@@ -439,8 +505,14 @@ impl Position {
     /// Reads SAN (strict or lenient, see [`crate::san`]) and finds the legal move.
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
         San::parse(text)?.to_move(self).map_err(|e| match e {
-            SanError::Illegal { why, .. } => SanError::Illegal { san: text.trim().to_string(), why },
-            SanError::Ambiguous { why, .. } => SanError::Ambiguous { san: text.trim().to_string(), why },
+            SanError::Illegal { why, .. } => SanError::Illegal {
+                san: text.trim().to_string(),
+                why,
+            },
+            SanError::Ambiguous { why, .. } => SanError::Ambiguous {
+                san: text.trim().to_string(),
+                why,
+            },
             other => other,
         })
     }

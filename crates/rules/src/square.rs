@@ -120,7 +120,10 @@ impl Square {
         let mut chars = s.chars();
         let file = File::from_char(chars.next()?)?;
         let rank = Rank::from_char(chars.next()?)?;
-        chars.next().is_none().then(|| Square::from_coords(file, rank))
+        chars
+            .next()
+            .is_none()
+            .then(|| Square::from_coords(file, rank))
     }
 
     /// 0 for a1, 63 for h8.

@@ -35,7 +35,9 @@ pub enum UciError {
 impl fmt::Display for UciError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UciError::Syntax(s) => write!(f, "{s:?} is not a UCI move (expected e.g. e2e4 or e7e8q)"),
+            UciError::Syntax(s) => {
+                write!(f, "{s:?} is not a UCI move (expected e.g. e2e4 or e7e8q)")
+            }
             UciError::Illegal(s) => write!(f, "{s} is not a legal move in this position"),
         }
     }
@@ -58,11 +60,19 @@ impl UciMove {
         let promotion = match s[4..].chars().next() {
             None => None,
             Some(c) => match Role::from_char(c) {
-                Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => Some(r),
+                Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))
+                    if c.is_ascii_lowercase() =>
+                {
+                    Some(r)
+                }
                 _ => return Err(err()),
             },
         };
-        Ok(UciMove::Normal { from, to, promotion })
+        Ok(UciMove::Normal {
+            from,
+            to,
+            promotion,
+        })
     }
 
     /// The notation for a move of `pos`.
@@ -72,12 +82,21 @@ impl UciMove {
         } else {
             m.to()
         };
-        UciMove::Normal { from: m.from(), to, promotion: m.promotion_role() }
+        UciMove::Normal {
+            from: m.from(),
+            to,
+            promotion: m.promotion_role(),
+        }
     }
 
     /// The legal move of `pos` this notation names.
     pub fn to_move(&self, pos: &Position) -> Result<Move, UciError> {
-        let UciMove::Normal { from, to, promotion } = *self else {
+        let UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } = *self
+        else {
             return Err(UciError::Illegal(self.to_string()));
         };
         pos.legal_moves()
@@ -102,7 +121,11 @@ impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UciMove::Null => f.write_str("0000"),
-            UciMove::Normal { from, to, promotion } => {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
                 write!(f, "{from}{to}")?;
                 if let Some(role) = promotion {
                     write!(f, "{}", role.char())?;
