@@ -168,6 +168,19 @@ static SLIDER_ATTACKS: [u64; ROOK_TABLE_LEN + BISHOP_TABLE_LEN] = fill_slider_ta
     &BISHOP_DIRS,
 );
 
+const fn empty_board_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = sliding(sq as i32, 0, dirs);
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = empty_board_rays(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = empty_board_rays(&BISHOP_DIRS);
+
 static KNIGHT_ATTACKS: [u64; 64] = leaper_table(&KNIGHT_DELTAS);
 static KING_ATTACKS: [u64; 64] = leaper_table(&KING_DELTAS);
 static PAWN_ATTACKS: [[u64; 64]; 2] = [pawn_table(Color::White), pawn_table(Color::Black)];
@@ -254,6 +267,18 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP_MAGICS[sq.index() & 63], occupied)
+}
+
+/// Squares a rook on `sq` attacks on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index() & 63])
+}
+
+/// Squares a bishop on `sq` attacks on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index() & 63])
 }
 
 /// Squares a queen on `sq` attacks given the `occupied` squares.

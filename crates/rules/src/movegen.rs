@@ -73,6 +73,12 @@ impl MoveSink for CountSink {
     }
 }
 
+/// Check and pin information, computed once per generation.
+struct Pins {
+    checkers: Bitboard,
+    pinned: Bitboard,
+}
+
 const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
 const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
@@ -116,15 +122,17 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn generate<S: MoveSink>(&self, sink: &mut S) {
-        if self.checkers.is_empty() {
-            self.generate_for::<S, false>(sink);
+        let (checkers, pinned) = self.checkers_and_pinned();
+        let pins = Pins { checkers, pinned };
+        if checkers.is_empty() {
+            self.generate_for::<S, false>(sink, &pins);
         } else {
-            self.generate_for::<S, true>(sink);
+            self.generate_for::<S, true>(sink, &pins);
         }
     }
 
     #[inline(always)]
-    fn generate_for<S: MoveSink, const IN_CHECK: bool>(&self, sink: &mut S) {
+    fn generate_for<S: MoveSink, const IN_CHECK: bool>(&self, sink: &mut S, pins: &Pins) {
         let us = self.turn;
         let board = &self.board;
         let ours = board.by_color(us);
@@ -134,35 +142,35 @@ impl Position {
 
         self.king_moves(sink, king, ours, occupied);
         let target = if IN_CHECK {
-            if self.checkers.more_than_one() {
+            if pins.checkers.more_than_one() {
                 return;
             }
-            let checker = self.checkers.first().unwrap_or(king);
-            attacks::between(king, checker) | self.checkers
+            let checker = pins.checkers.first().unwrap_or(king);
+            attacks::between(king, checker) | pins.checkers
         } else {
             !ours
         };
         // A pinned piece can never resolve a check, so in check only free pieces move.
-        let movable = if IN_CHECK { ours & !self.pinned } else { ours };
+        let movable = if IN_CHECK { ours & !pins.pinned } else { ours };
 
-        for from in movable & board.by_role(Role::Knight) & !self.pinned {
+        for from in movable & board.by_role(Role::Knight) & !pins.pinned {
             sink.piece(from, attacks::knight_attacks(from) & target);
         }
         for from in movable & board.diagonal_sliders() {
             let mut to = attacks::bishop_attacks(from, occupied) & target;
-            if !IN_CHECK && self.pinned.contains(from) {
+            if !IN_CHECK && pins.pinned.contains(from) {
                 to &= attacks::line(king, from);
             }
             sink.piece(from, to);
         }
         for from in movable & board.straight_sliders() {
             let mut to = attacks::rook_attacks(from, occupied) & target;
-            if !IN_CHECK && self.pinned.contains(from) {
+            if !IN_CHECK && pins.pinned.contains(from) {
                 to &= attacks::line(king, from);
             }
             sink.piece(from, to);
         }
-        self.pawn_moves::<S, IN_CHECK>(sink, king, target, occupied, theirs);
+        self.pawn_moves::<S, IN_CHECK>(sink, pins, king, target, occupied, theirs);
         if !IN_CHECK {
             self.castling_moves(sink, king, occupied);
         }
@@ -191,6 +199,7 @@ impl Position {
     fn pawn_moves<S: MoveSink, const IN_CHECK: bool>(
         &self,
         sink: &mut S,
+        pins: &Pins,
         king: Square,
         target: Bitboard,
         occupied: Bitboard,
@@ -201,7 +210,7 @@ impl Position {
             color: us,
             role: Role::Pawn,
         });
-        let free = pawns & !self.pinned;
+        let free = pawns & !pins.pinned;
         let empty = !occupied;
         let last_rank = Bitboard::relative_rank(us, 7);
         let third_rank = Bitboard::relative_rank(us, 2);
@@ -226,7 +235,7 @@ impl Position {
 
         // Pinned pawns (only out of check) move along the pin line.
         if !IN_CHECK {
-            for from in pawns & self.pinned {
+            for from in pawns & pins.pinned {
                 let line = attacks::line(king, from);
                 let step = Bitboard::from_square(from).forward(us) & empty & line;
                 let two = (step & third_rank).forward(us) & empty;

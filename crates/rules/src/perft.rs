@@ -23,16 +23,29 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 /// Leaf nodes `depth` plies below `pos`, playing every move including the last ply
 /// (slower; measures make-move speed as well as generation).
 pub fn perft_full(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => 1,
+        1 => {
+            let mut total = 0;
+            for &m in &pos.legal_moves() {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                // Keep the played leaf observable so the move is really made.
+                core::hint::black_box(&child);
+                total += 1;
+            }
+            total
+        }
+        _ => {
+            let mut total = 0;
+            for &m in &pos.legal_moves() {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                total += perft_full(&child, depth - 1);
+            }
+            total
+        }
     }
-    let mut total = 0;
-    for &m in &pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(m);
-        total += perft_full(&child, depth - 1);
-    }
-    total
 }
 
 /// Perft per root move ("divide"), in generation order.

@@ -109,8 +109,6 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) hash: u64,
-    pub(crate) checkers: Bitboard,
-    pub(crate) pinned: Bitboard,
     pub(crate) mode: CastlingMode,
 }
 
@@ -212,17 +210,15 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
             hash: 0,
-            checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
             mode,
         };
         let their_king = board.king_of(!turn).expect("one king each");
         if board.is_attacked(their_king, turn, board.occupied()) {
             return Err(PositionError::OppositeCheck);
         }
-        pos.update_checks_and_pins();
-        if pos.checkers.count() > 2 {
-            return Err(PositionError::TooManyCheckers(pos.checkers.count()));
+        let checkers = pos.checkers().count();
+        if checkers > 2 {
+            return Err(PositionError::TooManyCheckers(checkers));
         }
         pos.ep_square = setup.ep_square;
         pos.drop_ep_square_unless_capturable();
@@ -326,19 +322,21 @@ impl Position {
     /// Pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        let us = self.turn;
+        self.board
+            .attackers_to(self.king(us), !us, self.board.occupied())
     }
 
     /// Whether the side to move is in check.
     #[inline(always)]
     pub fn is_check(&self) -> bool {
-        self.checkers.is_nonempty()
+        self.checkers().is_nonempty()
     }
 
     /// Pieces of the side to move pinned against their own king.
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {
-        self.pinned
+        self.checkers_and_pinned().1
     }
 
     /// Whether the same pieces, side to move, castling rights and en-passant
@@ -370,9 +368,12 @@ impl Position {
         h
     }
 
-    /// Recomputes `checkers` and `pinned` for the side to move.
+    /// Pieces giving check, and pieces of the side to move pinned to their king.
+    ///
+    /// Computed on demand rather than kept up to date by every move: leaf positions
+    /// (perft, search) are often created and never asked.
     #[inline(always)]
-    pub(crate) fn update_checks_and_pins(&mut self) {
+    pub(crate) fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
         let us = self.turn;
         let them = !us;
         let board = &self.board;
@@ -383,8 +384,8 @@ impl Position {
             & ((attacks::knight_attacks(king) & board.by_role(Role::Knight))
                 | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn)));
         let snipers = theirs
-            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.straight_sliders())
-                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.diagonal_sliders()));
+            & ((attacks::rook_rays(king) & board.straight_sliders())
+                | (attacks::bishop_rays(king) & board.diagonal_sliders()));
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = attacks::between(king, sniper) & occupied;
@@ -394,8 +395,7 @@ impl Position {
                 pinned |= blockers & board.by_color(us);
             }
         }
-        self.checkers = checkers;
-        self.pinned = pinned;
+        (checkers, pinned)
     }
 
     /// Keeps the en-passant square only if some en-passant capture is legal.
@@ -530,7 +530,6 @@ impl Position {
             }
         }
         self.turn = them;
-        self.update_checks_and_pins();
         if self.ep_square.is_some() {
             self.drop_ep_square_unless_capturable();
             if let Some(ep) = self.ep_square {
@@ -553,7 +552,6 @@ impl Position {
         }
         pos.turn = !pos.turn;
         pos.halfmoves += 1;
-        pos.update_checks_and_pins();
         Some(pos)
     }
 }
