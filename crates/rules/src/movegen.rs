@@ -73,10 +73,23 @@ impl MoveSink for CountSink {
     }
 }
 
-/// Check and pin information, computed once per generation.
+/// Check and pin information, computed once per generation, and which moves are wanted.
 struct Pins {
     checkers: Bitboard,
     pinned: Bitboard,
+    /// Bit `r` set: generate moves of role `r`.
+    roles: u8,
+    /// Only moves to these squares.
+    only_to: Bitboard,
+}
+
+const ALL_ROLES: u8 = 0x3f;
+
+impl Pins {
+    #[inline(always)]
+    fn wants(&self, role: Role) -> bool {
+        self.roles & (1 << role as u8) != 0
+    }
 }
 
 const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
@@ -120,10 +133,30 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
+    /// The legal moves of pieces of `role` to squares in `to`, without castling
+    /// (what SAN needs to resolve `Nf3`).
+    pub fn legal_moves_to(&self, role: Role, to: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_scoped(&mut ListSink(&mut list), 1 << role as u8, to);
+        list
+    }
+
     #[inline(always)]
     pub(crate) fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_scoped(sink, ALL_ROLES, Bitboard::FULL);
+    }
+
+    /// Generates the moves of the roles in the bit set `roles` to squares in `only_to`.
+    /// Castling is included only when every role and square is.
+    #[inline(always)]
+    fn generate_scoped<S: MoveSink>(&self, sink: &mut S, roles: u8, only_to: Bitboard) {
         let (checkers, pinned) = self.checkers_and_pinned();
-        let pins = Pins { checkers, pinned };
+        let pins = Pins {
+            checkers,
+            pinned,
+            roles,
+            only_to,
+        };
         if checkers.is_empty() {
             self.generate_for::<S, false>(sink, &pins);
         } else {
@@ -140,7 +173,9 @@ impl Position {
         let occupied = ours | theirs;
         let king = self.king(us);
 
-        self.king_moves(sink, king, ours, occupied);
+        if pins.wants(Role::King) {
+            self.king_moves(sink, king, ours | !pins.only_to, occupied);
+        }
         let target = if IN_CHECK {
             if pins.checkers.more_than_one() {
                 return;
@@ -149,29 +184,51 @@ impl Position {
             attacks::between(king, checker) | pins.checkers
         } else {
             !ours
-        };
+        } & pins.only_to;
         // A pinned piece can never resolve a check, so in check only free pieces move.
         let movable = if IN_CHECK { ours & !pins.pinned } else { ours };
 
-        for from in movable & board.by_role(Role::Knight) & !pins.pinned {
+        let knights = if pins.wants(Role::Knight) {
+            board.by_role(Role::Knight)
+        } else {
+            Bitboard::EMPTY
+        };
+        for from in movable & knights & !pins.pinned {
             sink.piece(from, attacks::knight_attacks(from) & target);
         }
-        for from in movable & board.diagonal_sliders() {
+        let queens = if pins.wants(Role::Queen) {
+            board.by_role(Role::Queen)
+        } else {
+            Bitboard::EMPTY
+        };
+        let bishops = if pins.wants(Role::Bishop) {
+            board.by_role(Role::Bishop)
+        } else {
+            Bitboard::EMPTY
+        };
+        let rooks = if pins.wants(Role::Rook) {
+            board.by_role(Role::Rook)
+        } else {
+            Bitboard::EMPTY
+        };
+        for from in movable & (bishops | queens) {
             let mut to = attacks::bishop_attacks(from, occupied) & target;
             if !IN_CHECK && pins.pinned.contains(from) {
                 to &= attacks::line(king, from);
             }
             sink.piece(from, to);
         }
-        for from in movable & board.straight_sliders() {
+        for from in movable & (rooks | queens) {
             let mut to = attacks::rook_attacks(from, occupied) & target;
             if !IN_CHECK && pins.pinned.contains(from) {
                 to &= attacks::line(king, from);
             }
             sink.piece(from, to);
         }
-        self.pawn_moves::<S, IN_CHECK>(sink, pins, king, target, occupied, theirs);
-        if !IN_CHECK {
+        if pins.wants(Role::Pawn) {
+            self.pawn_moves::<S, IN_CHECK>(sink, pins, king, target, occupied, theirs);
+        }
+        if !IN_CHECK && pins.roles == ALL_ROLES && pins.only_to == Bitboard::FULL {
             self.castling_moves(sink, king, occupied);
         }
     }
@@ -254,7 +311,7 @@ impl Position {
             }
         }
 
-        if let Some(ep) = self.ep_square {
+        if let Some(ep) = self.ep_square.filter(|&ep| pins.only_to.contains(ep)) {
             for from in attacks::pawn_attacks(!us, ep) & pawns {
                 if self.is_legal_en_passant(from, ep) {
                     sink.special(Move::en_passant(from, ep));

@@ -369,8 +369,9 @@ fn candidates(pos: &Position, role: Role, to: Square) -> Bitboard {
         return maybe;
     }
     // Several pieces see the square: keep those whose move is legal (not pinned away).
-    maybe
-        .filter(|&from| pos.is_legal(Move::normal(from, to)))
+    pos.legal_moves_to(role, Bitboard::from_square(to))
+        .iter()
+        .map(|m| m.from())
         .collect()
 }
 
