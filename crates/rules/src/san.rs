@@ -95,18 +95,6 @@ fn figurine(c: char) -> Option<Role> {
     }
 }
 
-fn piece_letter(c: char) -> Option<Role> {
-    match c {
-        'K' => Some(Role::King),
-        'Q' => Some(Role::Queen),
-        'R' => Some(Role::Rook),
-        'B' => Some(Role::Bishop),
-        'N' => Some(Role::Knight),
-        'P' => Some(Role::Pawn),
-        _ => figurine(c),
-    }
-}
-
 fn plural(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawns",
@@ -121,104 +109,131 @@ fn plural(role: Role) -> &'static str {
 impl San {
     /// Parses SAN in any of the accepted forms (see the module docs).
     pub fn parse(text: &str) -> Result<San, SanError> {
-        let syntax = |why: &str| SanError::Syntax {
+        if text.is_ascii() {
+            return San::parse_ascii(text.as_bytes()).map_err(|why| SanError::Syntax {
+                san: text.to_string(),
+                why,
+            });
+        }
+        // Figurines and typographic marks: rewrite to ASCII first (rare, so allocating).
+        let ascii: String = text
+            .chars()
+            .filter_map(|c| match c {
+                '×' => Some('x'),
+                '‼' | '⁇' | '⁉' | '⁈' | '†' | '‡' => None,
+                c => Some(figurine(c).map_or(c, Role::upper_char)),
+            })
+            .collect();
+        let syntax = |why: String| SanError::Syntax {
             san: text.to_string(),
-            why: why.to_string(),
+            why,
         };
-        let mut s = text.trim();
+        if !ascii.is_ascii() {
+            let c = ascii.chars().find(|c| !c.is_ascii()).unwrap_or('?');
+            return Err(syntax(format!("unexpected {c:?}")));
+        }
+        San::parse_ascii(ascii.as_bytes()).map_err(syntax)
+    }
+
+    /// Parses ASCII SAN without allocating (except for the error message).
+    pub fn parse_ascii(text: &[u8]) -> Result<San, String> {
+        let mut s = text.trim_ascii();
         // Annotations, check and mate marks.
-        s = s.trim_end_matches(|c: char| {
-            matches!(c, '+' | '#' | '!' | '?' | '‼' | '⁇' | '⁉' | '⁈' | '†' | '‡')
-        });
+        while let [rest @ .., b'+' | b'#' | b'!' | b'?'] = s {
+            s = rest;
+        }
         // En-passant marks.
-        for mark in ["e.p.", "ep"] {
+        for mark in [&b"e.p."[..], b"ep"] {
             if let Some(rest) = s.strip_suffix(mark) {
-                if rest.ends_with(|c: char| c.is_ascii_digit() || c == ' ') {
-                    s = rest.trim_end();
+                if rest
+                    .last()
+                    .is_some_and(|c| c.is_ascii_digit() || *c == b' ')
+                {
+                    s = rest.trim_ascii_end();
                     break;
                 }
             }
         }
-        if s.is_empty() {
-            return Err(syntax("empty move"));
-        }
         match s {
-            "--" | "Z0" => return Ok(San::Null),
-            "O-O" | "0-0" | "o-o" => return Ok(San::Castle(CastlingSide::KingSide)),
-            "O-O-O" | "0-0-0" | "o-o-o" => return Ok(San::Castle(CastlingSide::QueenSide)),
+            b"" => return Err("empty move".into()),
+            b"--" | b"Z0" => return Ok(San::Null),
+            b"O-O" | b"0-0" | b"o-o" => return Ok(San::Castle(CastlingSide::KingSide)),
+            b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(San::Castle(CastlingSide::QueenSide)),
             _ => {}
         }
-        let chars: Vec<char> = s.chars().collect();
-        let mut i = 0;
-        let role = match chars.first().copied().and_then(piece_letter) {
-            Some(r) => {
-                i += 1;
-                r
-            }
-            None => Role::Pawn,
+        let (role, mut i) = match s[0] {
+            b'K' => (Role::King, 1),
+            b'Q' => (Role::Queen, 1),
+            b'R' => (Role::Rook, 1),
+            b'B' => (Role::Bishop, 1),
+            b'N' => (Role::Knight, 1),
+            b'P' => (Role::Pawn, 1),
+            _ => (Role::Pawn, 0),
         };
-        let mut end = chars.len();
+        let mut end = s.len();
         // Promotion: "=Q", "(Q)", "/Q" or a bare letter after the destination rank.
         let mut promotion = None;
-        if end >= 1 && chars[end - 1] == ')' {
-            if end < 3 || chars[end - 3] != '(' {
-                return Err(syntax("unbalanced parenthesis"));
+        if s[end - 1] == b')' {
+            if end < 3 || s[end - 3] != b'(' {
+                return Err("unbalanced parenthesis".into());
             }
-            promotion = Some(chars[end - 2]);
+            promotion = Some(s[end - 2]);
             end -= 3;
-        } else if end >= 1 && !chars[end - 1].is_ascii_digit() {
-            promotion = Some(chars[end - 1]);
+        } else if !s[end - 1].is_ascii_digit() {
+            promotion = Some(s[end - 1]);
             end -= 1;
-            if end >= 1 && matches!(chars[end - 1], '=' | '/') {
+            if end >= 1 && matches!(s[end - 1], b'=' | b'/') {
                 end -= 1;
             }
         }
         let promotion = match promotion {
             None => None,
-            Some(c) => match piece_letter(c.to_ascii_uppercase()) {
-                Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
-                Some(_) => {
-                    return Err(syntax(
-                        "a pawn promotes only to a queen, rook, bishop or knight",
-                    ))
+            Some(c) => match c.to_ascii_uppercase() {
+                b'Q' => Some(Role::Queen),
+                b'R' => Some(Role::Rook),
+                b'B' => Some(Role::Bishop),
+                b'N' => Some(Role::Knight),
+                b'K' | b'P' => {
+                    return Err("a pawn promotes only to a queen, rook, bishop or knight".into())
                 }
-                None => {
-                    return Err(syntax(&format!(
-                        "unexpected {c:?} after the destination square"
-                    )))
+                _ => {
+                    return Err(format!(
+                        "unexpected {:?} after the destination square",
+                        c as char
+                    ))
                 }
             },
         };
         if promotion.is_some() && role != Role::Pawn {
-            return Err(syntax("only a pawn can promote"));
+            return Err("only a pawn can promote".into());
         }
         if end < i + 2 {
-            return Err(syntax("no destination square"));
+            return Err("no destination square".into());
         }
-        let to = square_at(&chars[end - 2..end]).ok_or_else(|| syntax("no destination square"))?;
+        let to = match (
+            File::from_char(s[end - 2] as char),
+            Rank::from_char(s[end - 1] as char),
+        ) {
+            (Some(f), Some(r)) => Square::from_coords(f, r),
+            _ => return Err("no destination square".into()),
+        };
         end -= 2;
         let mut capture = false;
-        if end > i && matches!(chars[end - 1], 'x' | ':' | '×' | '-') {
-            capture = chars[end - 1] != '-';
+        if end > i && matches!(s[end - 1], b'x' | b':' | b'-') {
+            capture = s[end - 1] != b'-';
             end -= 1;
         }
         let (mut file, mut rank) = (None, None);
-        for &c in &chars[i..end] {
+        while i < end {
+            let c = s[i] as char;
             if let (Some(f), None, None) = (File::from_char(c), file, rank) {
                 file = Some(f);
             } else if let (Some(r), None) = (Rank::from_char(c), rank) {
                 rank = Some(r);
             } else {
-                return Err(syntax(&format!("unexpected {c:?}")));
+                return Err(format!("unexpected {c:?}"));
             }
-        }
-        if role == Role::Pawn
-            && promotion.is_none()
-            && matches!(to.rank().index(), 0 | 7)
-            && file.is_none()
-            && !capture
-        {
-            // e8 alone: a promotion without its piece; reported when matched.
+            i += 1;
         }
         Ok(San::Normal {
             role,
@@ -344,13 +359,6 @@ impl San {
     }
 }
 
-fn square_at(c: &[char]) -> Option<Square> {
-    Some(Square::from_coords(
-        File::from_char(c[0])?,
-        Rank::from_char(c[1])?,
-    ))
-}
-
 /// Pieces of the side to move with `role` that can legally move to `to`.
 fn candidates(pos: &Position, role: Role, to: Square) -> Bitboard {
     let us = pos.turn();
@@ -419,7 +427,18 @@ fn castle_reason(pos: &Position, side: CastlingSide) -> String {
     } else if pos.is_check() {
         "the king is in check".to_string()
     } else {
-        "the squares between king and rook are not empty, or the king would pass through or land on an attacked square".to_string()
+        let us = pos.turn();
+        let king = pos.king(us);
+        let rook = pos.castling_rook(us, side).unwrap_or(king);
+        let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
+        let path = attacks::between(king, side.king_to(us))
+            | Bitboard::from_square(side.king_to(us))
+            | attacks::between(rook, side.rook_to(us))
+            | Bitboard::from_square(side.rook_to(us));
+        match (path & pos.board().occupied() & !movers).first() {
+            Some(sq) => format!("{sq} is not empty"),
+            None => "the king would pass through or land on an attacked square".to_string(),
+        }
     }
 }
 
