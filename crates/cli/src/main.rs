@@ -24,6 +24,8 @@ enum Command {
     Moves(commands::moves::Args),
     /// Play a sequence of moves and print the resulting game state as JSON.
     Replay(commands::replay::Args),
+    /// Check every game of a PGN file (one JSON line per game), or rewrite it cleanly.
+    Pgn(commands::pgn::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::Moves(args)) => commands::moves::run(args),
         Some(Command::Replay(args)) => commands::replay::run(args),
+        Some(Command::Pgn(args)) => commands::pgn::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

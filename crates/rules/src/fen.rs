@@ -216,10 +216,10 @@ fn parse_castling(field: &str, board: &Board) -> Result<Bitboard, FenError> {
             })?;
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.filter(|r| r.file() > king.file()).last(),
-            'q' => rooks.filter(|r| r.file() < king.file()).next(),
+            'q' => rooks.into_iter().find(|r| r.file() < king.file()),
             'a'..='h' => {
                 let file = crate::File::from_char(c.to_ascii_lowercase()).expect("a-h");
-                rooks.filter(|r| r.file() == file).next()
+                rooks.into_iter().find(|r| r.file() == file)
             }
             _ => {
                 return Err(FenError::Castling(format!(
@@ -299,7 +299,7 @@ fn write_castling(pos: &Position, out: &mut String) {
             };
             let outermost = match side {
                 CastlingSide::KingSide => rooks.filter(|r| r.file() > king.file()).last(),
-                CastlingSide::QueenSide => rooks.filter(|r| r.file() < king.file()).next(),
+                CastlingSide::QueenSide => rooks.into_iter().find(|r| r.file() < king.file()),
             };
             let letter = if pos.castling_mode() == CastlingMode::Standard || outermost == Some(rook)
             {

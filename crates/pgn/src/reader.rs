@@ -1,0 +1,724 @@
+//! The streaming reader: bytes in, visitor callbacks out.
+//!
+//! The reader keeps one fixed-size buffer and one scratch buffer for the current
+//! comment or tag value, so memory does not grow with the file. Short tokens (moves,
+//! move numbers, NAGs, results) are read straight from the buffer; only comments and
+//! tag values are copied, into the scratch buffer.
+//!
+//! Accepted: tag pairs with `\"` and `\\` escapes; `{...}` comments over several
+//! lines; `;` comments to the end of the line; `%` escape lines; NAGs (`$14`) and
+//! suffix annotations (`!`, `?`, `!!`, `??`, `!?`, `?!`, turned into NAGs 1–6);
+//! variations nested to any depth; move numbers with `.` or `...`; results `1-0`,
+//! `0-1`, `1/2-1/2`, `*`; a UTF-8 byte-order mark; LF, CRLF and CR line ends. A `[`
+//! outside a comment ends the movetext (a new game starts); a stray `)` is ignored.
+
+use core::fmt;
+use std::io::{self, Read};
+
+use caissa_rules::san::San;
+
+/// What a visitor wants the reader to do next.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on reading.
+    Continue,
+    /// Skip the rest of this part (the movetext, or the variation just begun).
+    Skip,
+}
+
+/// Where something is in the input: 1-based line and byte column.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Location {
+    /// Line number, from 1.
+    pub line: u64,
+    /// Byte column, from 1.
+    pub column: u64,
+}
+
+/// A move token as read: parsed SAN, its text and where it stands.
+#[derive(Copy, Clone, Debug)]
+pub struct SanToken<'a> {
+    /// The parsed move (syntax only; legality is the visitor's business).
+    pub san: San,
+    /// The token as written, without suffix annotations.
+    pub text: &'a str,
+    /// Ply of the game this move would be (1 for White's first move), counted in
+    /// its own line: a variation's first move has the ply of the move it replaces.
+    pub ply: u32,
+    /// Variation depth: 0 on the mainline.
+    pub depth: u32,
+    /// Where the token starts.
+    pub at: Location,
+}
+
+/// A problem found in the input, located precisely.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// 1-based index of the game in the file.
+    pub game: u64,
+    /// Where the problem is.
+    pub at: Location,
+    /// The ply of the offending move, when there is one.
+    pub ply: Option<u32>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}, line {}, column {}",
+            self.game, self.at.line, self.at.column
+        )?;
+        if let Some(ply) = self.ply {
+            write!(f, ", ply {ply}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// Receives the parts of each game as the reader finds them.
+///
+/// Every method but [`Visitor::error`] and [`Visitor::end_game`] has a default that
+/// ignores its input. Per-game state belongs in the visitor and is reset by
+/// [`Visitor::begin_game`].
+pub trait Visitor {
+    /// What a game turns into.
+    type Output;
+
+    /// A new game starts; `game` is its 1-based index in the input.
+    fn begin_game(&mut self, game: u64) {
+        let _ = game;
+    }
+    /// A tag pair, with escapes resolved; `at` is where its `[` stands.
+    fn tag(&mut self, name: &str, value: &str, at: Location) {
+        let _ = (name, value, at);
+    }
+    /// The tags are over; return [`Flow::Skip`] to skip the movetext.
+    fn end_tags(&mut self) -> Flow {
+        Flow::Continue
+    }
+    /// A move. Return [`Flow::Skip`] to skip the rest of the game's movetext (for
+    /// example after an illegal move).
+    fn san(&mut self, token: SanToken<'_>) -> Flow;
+    /// A numeric annotation glyph (`$n`, or a suffix like `!?` turned into one).
+    fn nag(&mut self, nag: u8) {
+        let _ = nag;
+    }
+    /// A comment's text, without its braces or semicolon.
+    fn comment(&mut self, text: &str) {
+        let _ = text;
+    }
+    /// A variation starts (an alternative to the move just read). Return
+    /// [`Flow::Skip`] to skip it.
+    fn begin_variation(&mut self) -> Flow {
+        Flow::Continue
+    }
+    /// The variation ends.
+    fn end_variation(&mut self) {}
+    /// The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    fn result(&mut self, result: &str) {
+        let _ = result;
+    }
+    /// A syntax problem; the reader then skips to the end of this game.
+    fn error(&mut self, error: PgnError);
+    /// The game is over (by its result, a new game's tags, or the end of input).
+    fn end_game(&mut self) -> Self::Output;
+}
+
+const BUFFER: usize = 1 << 16;
+/// Longest token the reader accepts (a move, number or NAG).
+const MAX_TOKEN: usize = 256;
+
+/// Reads games one at a time from any [`Read`].
+pub struct Reader<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    end: usize,
+    eof: bool,
+    /// Absolute offset of `buf[0]` in the input.
+    base: u64,
+    line: u64,
+    line_start: u64,
+    game: u64,
+    scratch: Vec<u8>,
+    started: bool,
+}
+
+impl<'a> Reader<&'a [u8]> {
+    /// A reader over bytes in memory.
+    pub fn from_bytes(bytes: &'a [u8]) -> Reader<&'a [u8]> {
+        Reader::new(bytes)
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader over `inner` (no need to wrap it in a `BufReader`).
+    pub fn new(inner: R) -> Reader<R> {
+        Reader {
+            inner,
+            buf: vec![0; BUFFER].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            eof: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            game: 0,
+            scratch: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// Bytes consumed so far (for progress reporting).
+    pub fn bytes_read(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Reads the next game into `visitor`; `Ok(None)` at the end of the input.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        if !self.started {
+            self.started = true;
+            self.ensure(3)?;
+            if self.buf[self.pos..self.end].starts_with(b"\xef\xbb\xbf") {
+                self.pos += 3;
+                self.line_start = 3;
+            }
+        }
+        self.skip_between_games()?;
+        if self.peek()?.is_none() {
+            return Ok(None);
+        }
+        self.game += 1;
+        visitor.begin_game(self.game);
+        let mut flow = Flow::Continue;
+        while self.peek_after_ws()? == Some(b'[') {
+            if let Err(message) = self.read_tag(visitor)? {
+                let at = self.location();
+                visitor.error(PgnError {
+                    game: self.game,
+                    at,
+                    ply: None,
+                    message,
+                });
+                flow = Flow::Skip;
+                break;
+            }
+        }
+        if flow == Flow::Continue {
+            flow = visitor.end_tags();
+        } else {
+            self.skip_tag_lines()?;
+        }
+        if flow == Flow::Continue {
+            self.read_movetext(visitor)?;
+        } else {
+            self.skip_movetext(visitor)?;
+        }
+        Ok(Some(visitor.end_game()))
+    }
+
+    // ---- buffer management ----
+
+    fn fill(&mut self) -> io::Result<()> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.base += self.pos as u64;
+            self.end -= self.pos;
+            self.pos = 0;
+        }
+        while !self.eof && self.end < self.buf.len() {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => {
+                    self.end += n;
+                    break;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes at least `n` bytes available unless the input ends first.
+    fn ensure(&mut self, n: usize) -> io::Result<()> {
+        while self.end - self.pos < n && !self.eof {
+            self.fill()?;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        if self.pos < self.end {
+            return Ok(Some(self.buf[self.pos]));
+        }
+        self.ensure(1)?;
+        Ok(self.buf[self.pos..self.end].first().copied())
+    }
+
+    fn location(&self) -> Location {
+        let offset = self.base + self.pos as u64;
+        Location {
+            line: self.line,
+            column: offset - self.line_start + 1,
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.base + self.pos as u64 == self.line_start
+    }
+
+    /// Consumes a byte already peeked, keeping the line count.
+    #[inline(always)]
+    fn bump(&mut self, b: u8) -> io::Result<()> {
+        self.pos += 1;
+        if b == b'\n' {
+            self.new_line();
+        } else if b == b'\r' {
+            if self.peek()? == Some(b'\n') {
+                self.pos += 1;
+            }
+            self.new_line();
+        }
+        Ok(())
+    }
+
+    fn new_line(&mut self) {
+        self.line += 1;
+        self.line_start = self.base + self.pos as u64;
+    }
+
+    /// Skips whitespace and returns the next byte, without consuming it.
+    #[inline]
+    fn peek_after_ws(&mut self) -> io::Result<Option<u8>> {
+        loop {
+            while self.pos < self.end {
+                let b = self.buf[self.pos];
+                match b {
+                    b' ' | b'\t' => self.pos += 1,
+                    b'\n' | b'\r' => self.bump(b)?,
+                    _ => return Ok(Some(b)),
+                }
+            }
+            self.ensure(1)?;
+            if self.pos == self.end {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn skip_line(&mut self) -> io::Result<()> {
+        while let Some(b) = self.peek()? {
+            self.bump(b)?;
+            if b == b'\n' || b == b'\r' {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whitespace, `%` escape lines and stray comments between games.
+    fn skip_between_games(&mut self) -> io::Result<()> {
+        loop {
+            match self.peek_after_ws()? {
+                Some(b'%') if self.at_line_start() => self.skip_line()?,
+                Some(b';') => self.skip_line()?,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    // ---- tags ----
+
+    /// Reads one `[Name "value"]`; `Ok(Err(message))` on a syntax error.
+    fn read_tag<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), String>> {
+        let at = self.location();
+        self.pos += 1; // '['
+        self.ensure(MAX_TOKEN)?;
+        let _ = self.peek_after_ws()?;
+        let start = self.pos;
+        while self.pos < self.end
+            && (self.buf[self.pos].is_ascii_alphanumeric() || self.buf[self.pos] == b'_')
+        {
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return Ok(Err(
+                "a tag must start with its name, as in [Event \"...\"]".into()
+            ));
+        }
+        let name = String::from_utf8_lossy(&self.buf[start..self.pos]).into_owned();
+        if self.peek_after_ws()? != Some(b'"') {
+            return Ok(Err(format!("tag {name} has no quoted value")));
+        }
+        self.pos += 1;
+        self.scratch.clear();
+        loop {
+            let Some(b) = self.peek()? else {
+                return Ok(Err(format!(
+                    "tag {name}: the value is not closed with '\"'"
+                )));
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => {
+                    self.pos += 1;
+                    match self.peek()? {
+                        Some(c @ (b'"' | b'\\')) => {
+                            self.pos += 1;
+                            self.scratch.push(c);
+                        }
+                        _ => self.scratch.push(b'\\'),
+                    }
+                }
+                b'\n' | b'\r' => {
+                    return Ok(Err(format!(
+                        "tag {name}: the value is not closed before the end of the line"
+                    )));
+                }
+                _ => {
+                    self.pos += 1;
+                    self.scratch.push(b);
+                }
+            }
+        }
+        if self.peek_after_ws()? != Some(b']') {
+            return Ok(Err(format!("tag {name} is not closed with ']'")));
+        }
+        self.pos += 1;
+        let value = String::from_utf8_lossy(&self.scratch);
+        visitor.tag(&name, &value, at);
+        Ok(Ok(()))
+    }
+
+    fn skip_tag_lines(&mut self) -> io::Result<()> {
+        self.skip_line()?;
+        while self.peek_after_ws()? == Some(b'[') {
+            self.skip_line()?;
+        }
+        Ok(())
+    }
+
+    // ---- movetext ----
+
+    fn read_comment(&mut self) -> io::Result<Result<(), String>> {
+        self.pos += 1; // '{'
+        self.scratch.clear();
+        loop {
+            let Some(b) = self.peek()? else {
+                return Ok(Err(
+                    "comment not closed with '}' before the end of the input".into(),
+                ));
+            };
+            if b == b'}' {
+                self.pos += 1;
+                return Ok(Ok(()));
+            }
+            // Line ends inside a comment are kept as a single '\n'.
+            self.scratch.push(if b == b'\r' { b'\n' } else { b });
+            self.bump(b)?;
+        }
+    }
+
+    fn read_line_comment(&mut self) -> io::Result<()> {
+        self.pos += 1; // ';'
+        self.scratch.clear();
+        while let Some(b) = self.peek()? {
+            if b == b'\n' || b == b'\r' {
+                break;
+            }
+            self.scratch.push(b);
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// The length of the token at `pos` (up to a delimiter), the buffer holding it.
+    fn token_len(&mut self) -> io::Result<usize> {
+        self.ensure(MAX_TOKEN)?;
+        let bytes = &self.buf[self.pos..self.end];
+        Ok(bytes
+            .iter()
+            .position(|&b| {
+                matches!(
+                    b,
+                    b' ' | b'\t'
+                        | b'\n'
+                        | b'\r'
+                        | b'{'
+                        | b'}'
+                        | b'('
+                        | b')'
+                        | b';'
+                        | b'$'
+                        | b'['
+                        | b']'
+                        | b'!'
+                        | b'?'
+                )
+            })
+            .unwrap_or(bytes.len()))
+    }
+
+    fn read_movetext<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+        // Ply counters: one per open line (mainline first).
+        let mut plies: Vec<u32> = vec![0];
+        loop {
+            let Some(b) = self.peek_after_ws()? else {
+                return Ok(());
+            };
+            let at = self.location();
+            match b {
+                b'[' => return Ok(()),
+                b'%' if self.at_line_start() => self.skip_line()?,
+                b'{' => {
+                    if let Err(message) = self.read_comment()? {
+                        visitor.error(PgnError {
+                            game: self.game,
+                            at,
+                            ply: None,
+                            message,
+                        });
+                        return Ok(());
+                    }
+                    let text = String::from_utf8_lossy(&self.scratch);
+                    visitor.comment(&text);
+                }
+                b';' => {
+                    self.read_line_comment()?;
+                    let text = String::from_utf8_lossy(&self.scratch);
+                    visitor.comment(&text);
+                }
+                b'(' => {
+                    self.pos += 1;
+                    let here = plies.last().copied().unwrap_or(0);
+                    if visitor.begin_variation() == Flow::Skip {
+                        self.skip_variation()?;
+                        visitor.end_variation();
+                    } else {
+                        plies.push(here.saturating_sub(1));
+                    }
+                }
+                b')' => {
+                    self.pos += 1;
+                    if plies.len() > 1 {
+                        plies.pop();
+                        visitor.end_variation();
+                    }
+                }
+                b'$' => {
+                    self.pos += 1;
+                    let len = self.token_len()?;
+                    let digits = &self.buf[self.pos..self.pos + len];
+                    match std::str::from_utf8(digits)
+                        .ok()
+                        .and_then(|s| s.parse::<u8>().ok())
+                    {
+                        Some(nag) => visitor.nag(nag),
+                        None => {
+                            let text = String::from_utf8_lossy(digits).into_owned();
+                            visitor.error(PgnError {
+                                game: self.game,
+                                at,
+                                ply: None,
+                                message: format!("${text} is not a NAG (expected $0 to $255)"),
+                            });
+                            self.pos += len;
+                            return self.skip_rest_of_movetext(visitor);
+                        }
+                    }
+                    self.pos += len;
+                }
+                b'!' | b'?' => self.read_suffix(visitor)?,
+                b'*' => {
+                    self.pos += 1;
+                    visitor.result("*");
+                    return Ok(());
+                }
+                b'.' | b']' | b'}' => self.pos += 1,
+                _ => {
+                    let len = self.token_len()?;
+                    if len == 0 || len >= MAX_TOKEN {
+                        let message = if len == 0 {
+                            format!("unexpected character {:?}", b as char)
+                        } else {
+                            "token too long".to_string()
+                        };
+                        visitor.error(PgnError {
+                            game: self.game,
+                            at,
+                            ply: None,
+                            message,
+                        });
+                        self.pos += len.max(1);
+                        return self.skip_rest_of_movetext(visitor);
+                    }
+                    let token = &self.buf[self.pos..self.pos + len];
+                    if b.is_ascii_digit() {
+                        if let Some(result) = result_token(token) {
+                            self.pos += len;
+                            visitor.result(result);
+                            return Ok(());
+                        }
+                        if !matches!(token, b"0-0" | b"0-0-0") {
+                            // A move number: digits, then dots, maybe glued to a move.
+                            let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+                            let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
+                            if digits + dots == len || dots > 0 {
+                                self.pos += digits + dots;
+                                continue;
+                            }
+                        }
+                    }
+                    let text = match std::str::from_utf8(token) {
+                        Ok(t) => t,
+                        Err(_) => {
+                            visitor.error(PgnError {
+                                game: self.game,
+                                at,
+                                ply: None,
+                                message: "a move is not valid UTF-8".into(),
+                            });
+                            self.pos += len;
+                            return self.skip_rest_of_movetext(visitor);
+                        }
+                    };
+                    let ply = plies.last().copied().unwrap_or(0) + 1;
+                    match San::parse(text) {
+                        Ok(san) => {
+                            if let Some(p) = plies.last_mut() {
+                                *p = ply;
+                            }
+                            let depth = plies.len() as u32 - 1;
+                            let flow = visitor.san(SanToken {
+                                san,
+                                text,
+                                ply,
+                                depth,
+                                at,
+                            });
+                            self.pos += len;
+                            if flow == Flow::Skip {
+                                return self.skip_rest_of_movetext(visitor);
+                            }
+                        }
+                        Err(e) => {
+                            visitor.error(PgnError {
+                                game: self.game,
+                                at,
+                                ply: Some(ply),
+                                message: e.to_string(),
+                            });
+                            self.pos += len;
+                            return self.skip_rest_of_movetext(visitor);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn read_suffix<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+        self.ensure(2)?;
+        let rest = &self.buf[self.pos..self.end];
+        let (nag, len) = match rest {
+            [b'!', b'!', ..] => (3, 2),
+            [b'?', b'?', ..] => (4, 2),
+            [b'!', b'?', ..] => (5, 2),
+            [b'?', b'!', ..] => (6, 2),
+            [b'!', ..] => (1, 1),
+            _ => (2, 1),
+        };
+        self.pos += len;
+        visitor.nag(nag);
+        Ok(())
+    }
+
+    /// After an error: skip to the end of this game, reporting its result if seen.
+    fn skip_rest_of_movetext<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+        self.skip_movetext(visitor)
+    }
+
+    /// Skips movetext up to and including the result, or up to the next game's tags.
+    fn skip_movetext<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+        loop {
+            let Some(b) = self.peek_after_ws()? else {
+                return Ok(());
+            };
+            match b {
+                b'[' => return Ok(()),
+                b'{' => {
+                    if self.read_comment()?.is_err() {
+                        return Ok(());
+                    }
+                }
+                b';' => self.read_line_comment()?,
+                b'%' if self.at_line_start() => self.skip_line()?,
+                b'*' => {
+                    self.pos += 1;
+                    visitor.result("*");
+                    return Ok(());
+                }
+                _ => {
+                    let len = self.token_len()?.max(1);
+                    if let Some(result) =
+                        result_token(&self.buf[self.pos..self.pos + len.min(self.end - self.pos)])
+                    {
+                        self.pos += len;
+                        visitor.result(result);
+                        return Ok(());
+                    }
+                    self.pos += len.min(self.end - self.pos).max(1);
+                }
+            }
+        }
+    }
+
+    /// Skips a variation (its `(` already consumed), nested ones included.
+    fn skip_variation(&mut self) -> io::Result<()> {
+        let mut depth = 1;
+        while depth > 0 {
+            let Some(b) = self.peek_after_ws()? else {
+                return Ok(());
+            };
+            match b {
+                b'{' => {
+                    if self.read_comment()?.is_err() {
+                        return Ok(());
+                    }
+                }
+                b';' => self.read_line_comment()?,
+                b'(' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b')' => {
+                    depth -= 1;
+                    self.pos += 1;
+                }
+                b'[' => return Ok(()),
+                _ => self.pos += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn result_token(token: &[u8]) -> Option<&'static str> {
+    match token {
+        b"1-0" => Some("1-0"),
+        b"0-1" => Some("0-1"),
+        b"1/2-1/2" => Some("1/2-1/2"),
+        b"*" => Some("*"),
+        _ => None,
+    }
+}
