@@ -295,9 +295,9 @@ impl Position {
             for from in pawns & pins.pinned {
                 let line = attacks::line(king, from);
                 let step = Bitboard::from_square(from).forward(us) & empty & line;
-                let two = (step & third_rank).forward(us) & empty;
+                let two = (step & third_rank).forward(us) & empty & target;
                 let captures = attacks::pawn_attacks(us, from) & theirs & line;
-                let moves = step | captures;
+                let moves = (step | captures) & target;
                 for to in moves {
                     let delta = to.index() as i32 - from.index() as i32;
                     let bb = Bitboard::from_square(to);

@@ -284,9 +284,8 @@ impl San {
 
     /// The legal move of `pos` this SAN names.
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
-        let text = self.to_string();
         let illegal = |why: String| SanError::Illegal {
-            san: text.clone(),
+            san: self.to_string(),
             why,
         };
         match *self {
@@ -305,21 +304,12 @@ impl San {
                 promotion,
                 ..
             } => {
-                let us = pos.turn();
-                let mut found: Vec<Move> = Vec::new();
-                for &m in &pos.legal_moves() {
-                    if m.to() != to || m.is_castle() || pos.board().role_at(m.from()) != Some(role)
-                    {
-                        continue;
-                    }
-                    if file.is_some_and(|f| f != m.from().file())
-                        || rank.is_some_and(|r| r != m.from().rank())
-                    {
-                        continue;
-                    }
-                    found.push(m);
-                }
-                if role == Role::Pawn && found.iter().any(|m| m.is_promotion()) {
+                let mut found = pos.legal_moves_to(role, Bitboard::from_square(to));
+                found.retain(|m| {
+                    file.is_none_or(|f| f == m.from().file())
+                        && rank.is_none_or(|r| r == m.from().rank())
+                });
+                if found.first().is_some_and(|m| m.is_promotion()) {
                     let Some(promo) = promotion else {
                         return Err(illegal(format!(
                             "a pawn reaching {to} must promote (e.g. {to}=Q)"
@@ -332,6 +322,7 @@ impl San {
                 match found.len() {
                     1 => Ok(found[0]),
                     0 => {
+                        let us = pos.turn();
                         let mut origins = pos.board().by_piece(crate::Piece { color: us, role });
                         if let Some(f) = file {
                             origins &= Bitboard::from_file(f);
@@ -349,7 +340,7 @@ impl San {
                             _ => squares.join(", "),
                         };
                         Err(SanError::Ambiguous {
-                            san: text.clone(),
+                            san: self.to_string(),
                             why: format!("{} on {list} can reach {to}", plural(role)),
                         })
                     }
