@@ -23,7 +23,7 @@ mod setup;
 mod tree;
 mod writer;
 
-pub use reader::{Flow, Location, PgnError, Reader, SanToken, Visitor};
+pub use reader::{Flow, Location, PgnError, RawComment, Reader, SanToken, Visitor};
 pub use replay::{ReplayedGame, Replayer};
 pub use setup::{starting_position, variant_is_chess960};
 pub use tree::{GameTree, Node, TreeBuilder, Variation};

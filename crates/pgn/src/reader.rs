@@ -51,6 +51,27 @@ pub struct SanToken<'a> {
     pub at: Location,
 }
 
+/// A comment's bytes as read, decoded only if asked (most visitors ignore comments).
+#[derive(Copy, Clone, Debug)]
+pub struct RawComment<'a>(pub &'a [u8]);
+
+impl<'a> RawComment<'a> {
+    /// The raw bytes, without braces or semicolon.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0
+    }
+
+    /// The text, with invalid UTF-8 replaced by U+FFFD and line ends normalised to `\n`.
+    pub fn text(&self) -> std::borrow::Cow<'a, str> {
+        let text = String::from_utf8_lossy(self.0);
+        if text.contains('\r') {
+            text.replace("\r\n", "\n").replace('\r', "\n").into()
+        } else {
+            text
+        }
+    }
+}
+
 /// A problem found in the input, located precisely.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
@@ -108,9 +129,9 @@ pub trait Visitor {
     fn nag(&mut self, nag: u8) {
         let _ = nag;
     }
-    /// A comment's text, without its braces or semicolon.
-    fn comment(&mut self, text: &str) {
-        let _ = text;
+    /// A comment, without its braces or semicolon.
+    fn comment(&mut self, comment: RawComment<'_>) {
+        let _ = comment;
     }
     /// A variation starts (an alternative to the move just read). Return
     /// [`Flow::Skip`] to skip it.
@@ -297,6 +318,9 @@ impl<R: Read> Reader<R> {
     /// Skips whitespace and returns the next byte, without consuming it.
     #[inline]
     fn peek_after_ws(&mut self) -> io::Result<Option<u8>> {
+        if self.pos < self.end && self.buf[self.pos] > b' ' {
+            return Ok(Some(self.buf[self.pos]));
+        }
         loop {
             while self.pos < self.end {
                 let b = self.buf[self.pos];
@@ -410,23 +434,70 @@ impl<R: Read> Reader<R> {
 
     // ---- movetext ----
 
+    /// The common case: a one-line comment wholly in the buffer, passed on without
+    /// copying. Returns its byte range and consumes it, or `None` (nothing consumed).
+    #[inline]
+    fn comment_in_buffer(&mut self) -> io::Result<Option<(usize, usize)>> {
+        const LOOKAHEAD: usize = 1024;
+        if self.end - self.pos < LOOKAHEAD {
+            self.ensure(LOOKAHEAD)?;
+        }
+        let start = self.pos + 1;
+        for (i, &b) in self.buf[start..self.end].iter().enumerate() {
+            match b {
+                b'}' => {
+                    self.pos = start + i + 1;
+                    return Ok(Some((start, start + i)));
+                }
+                b'\n' | b'\r' => return Ok(None),
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
     fn read_comment(&mut self) -> io::Result<Result<(), String>> {
         self.pos += 1; // '{'
         self.scratch.clear();
         loop {
-            let Some(b) = self.peek()? else {
-                return Ok(Err(
-                    "comment not closed with '}' before the end of the input".into(),
-                ));
+            if self.end - self.pos < 2 {
+                self.ensure(2)?;
+                if self.pos == self.end {
+                    return Ok(Err(
+                        "comment not closed with '}' before the end of the input".into(),
+                    ));
+                }
+            }
+            let chunk = &self.buf[self.pos..self.end];
+            let (len, closed) = match chunk.iter().position(|&b| b == b'}') {
+                Some(i) => (i, true),
+                // Keep a trailing '\r' for the next round, to see whether '\n' follows.
+                None if chunk.last() == Some(&b'\r') && !self.eof => (chunk.len() - 1, false),
+                None => (chunk.len(), false),
             };
-            if b == b'}' {
+            self.scratch.extend_from_slice(&chunk[..len]);
+            self.count_lines(len);
+            if closed {
                 self.pos += 1;
                 return Ok(Ok(()));
             }
-            // Line ends inside a comment are kept as a single '\n'.
-            self.scratch.push(if b == b'\r' { b'\n' } else { b });
-            self.bump(b)?;
         }
+    }
+
+    /// Consumes `len` bytes of comment text, counting the line ends in them.
+    fn count_lines(&mut self, len: usize) {
+        let start = self.pos;
+        let bytes = &self.buf[start..start + len];
+        for (i, &b) in bytes.iter().enumerate() {
+            let crlf_tail = b == b'\n' && i > 0 && bytes[i - 1] == b'\r';
+            if (b == b'\n' && !crlf_tail) || b == b'\r' {
+                self.line += 1;
+            }
+            if b == b'\n' || b == b'\r' {
+                self.line_start = self.base + (start + i + 1) as u64;
+            }
+        }
+        self.pos += len;
     }
 
     fn read_line_comment(&mut self) -> io::Result<()> {
@@ -443,29 +514,15 @@ impl<R: Read> Reader<R> {
     }
 
     /// The length of the token at `pos` (up to a delimiter), the buffer holding it.
+    #[inline]
     fn token_len(&mut self) -> io::Result<usize> {
-        self.ensure(MAX_TOKEN)?;
+        if self.end - self.pos < MAX_TOKEN {
+            self.ensure(MAX_TOKEN)?;
+        }
         let bytes = &self.buf[self.pos..self.end];
         Ok(bytes
             .iter()
-            .position(|&b| {
-                matches!(
-                    b,
-                    b' ' | b'\t'
-                        | b'\n'
-                        | b'\r'
-                        | b'{'
-                        | b'}'
-                        | b'('
-                        | b')'
-                        | b';'
-                        | b'$'
-                        | b'['
-                        | b']'
-                        | b'!'
-                        | b'?'
-                )
-            })
+            .position(|&b| DELIMITERS[b as usize])
             .unwrap_or(bytes.len()))
     }
 
@@ -481,6 +538,10 @@ impl<R: Read> Reader<R> {
                 b'[' => return Ok(()),
                 b'%' if self.at_line_start() => self.skip_line()?,
                 b'{' => {
+                    if let Some((start, end)) = self.comment_in_buffer()? {
+                        visitor.comment(RawComment(&self.buf[start..end]));
+                        continue;
+                    }
                     if let Err(message) = self.read_comment()? {
                         visitor.error(PgnError {
                             game: self.game,
@@ -490,13 +551,11 @@ impl<R: Read> Reader<R> {
                         });
                         return Ok(());
                     }
-                    let text = String::from_utf8_lossy(&self.scratch);
-                    visitor.comment(&text);
+                    visitor.comment(RawComment(&self.scratch));
                 }
                 b';' => {
                     self.read_line_comment()?;
-                    let text = String::from_utf8_lossy(&self.scratch);
-                    visitor.comment(&text);
+                    visitor.comment(RawComment(&self.scratch));
                 }
                 b'(' => {
                     self.pos += 1;
@@ -712,6 +771,18 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 }
+
+/// Bytes that end a move, number or NAG token.
+static DELIMITERS: [bool; 256] = {
+    let mut table = [false; 256];
+    let delimiters = b" \t\n\r{}();$[]!?";
+    let mut i = 0;
+    while i < delimiters.len() {
+        table[delimiters[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 fn result_token(token: &[u8]) -> Option<&'static str> {
     match token {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use caissa_rules::san::San;
 
 use crate::clock;
-use crate::reader::{Flow, PgnError, SanToken, Visitor};
+use crate::reader::{Flow, PgnError, RawComment, SanToken, Visitor};
 
 /// A game as written: tags and movetext, not yet checked for legality.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -123,8 +123,8 @@ impl Visitor for TreeBuilder {
         }
     }
 
-    fn comment(&mut self, text: &str) {
-        let text = text.trim().to_string();
+    fn comment(&mut self, comment: RawComment<'_>) {
+        let text = comment.text().trim().to_string();
         if let Some(line) = self.stack.last_mut() {
             match line.moves.last_mut() {
                 Some(node) => node.comments.push(text),

@@ -21,20 +21,32 @@ pub(crate) trait MoveSink {
     fn special(&mut self, m: Move);
 }
 
-struct ListSink<'a>(&'a mut MoveList);
+/// Somewhere to put moves: the full [`MoveList`] or a small buffer.
+pub(crate) trait PushMove {
+    fn push_move(&mut self, m: Move);
+}
 
-impl MoveSink for ListSink<'_> {
+impl PushMove for MoveList {
+    #[inline(always)]
+    fn push_move(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+struct ListSink<'a, B>(&'a mut B);
+
+impl<B: PushMove> MoveSink for ListSink<'_, B> {
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
-            self.0.push(Move::normal(from, to));
+            self.0.push_move(Move::normal(from, to));
         }
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i32) {
         for to in targets {
             let from = Square::new_unchecked((to.index() as i32 - delta) as u32);
-            self.0.push(Move::normal(from, to));
+            self.0.push_move(Move::normal(from, to));
         }
     }
     #[inline(always)]
@@ -42,13 +54,13 @@ impl MoveSink for ListSink<'_> {
         for to in targets {
             let from = Square::new_unchecked((to.index() as i32 - delta) as u32);
             for role in Role::PROMOTIONS {
-                self.0.push(Move::promotion(from, to, role));
+                self.0.push_move(Move::promotion(from, to, role));
             }
         }
     }
     #[inline(always)]
     fn special(&mut self, m: Move) {
-        self.0.push(m);
+        self.0.push_move(m);
     }
 }
 
@@ -137,8 +149,14 @@ impl Position {
     /// (what SAN needs to resolve `Nf3`).
     pub fn legal_moves_to(&self, role: Role, to: Bitboard) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_scoped(&mut ListSink(&mut list), 1 << role as u8, to);
+        self.legal_moves_to_into(role, to, &mut list);
         list
+    }
+
+    /// [`Position::legal_moves_to`] into any move buffer.
+    #[inline]
+    pub(crate) fn legal_moves_to_into<B: PushMove>(&self, role: Role, to: Bitboard, buf: &mut B) {
+        self.generate_scoped(&mut ListSink(buf), 1 << role as u8, to);
     }
 
     #[inline(always)]

@@ -19,6 +19,7 @@
 use core::fmt;
 
 use crate::attacks;
+use crate::movegen::PushMove;
 use crate::{Bitboard, CastlingSide, File, Move, Position, Rank, Role, Square};
 
 /// A move in SAN, parsed but not yet matched against a position.
@@ -304,7 +305,8 @@ impl San {
                 promotion,
                 ..
             } => {
-                let mut found = pos.legal_moves_to(role, Bitboard::from_square(to));
+                let mut found = Candidates::default();
+                pos.legal_moves_to_into(role, Bitboard::from_square(to), &mut found);
                 found.retain(|m| {
                     file.is_none_or(|f| f == m.from().file())
                         && rank.is_none_or(|r| r == m.from().rank())
@@ -347,6 +349,44 @@ impl San {
                 }
             }
         }
+    }
+}
+
+/// The few legal moves a SAN can match (one role to one square): at most 12
+/// (three pawn moves, four promotions each), so a small stack buffer.
+#[derive(Default)]
+struct Candidates {
+    moves: [Move; 16],
+    len: usize,
+}
+
+impl PushMove for Candidates {
+    #[inline(always)]
+    fn push_move(&mut self, m: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+}
+
+impl Candidates {
+    fn retain(&mut self, keep: impl Fn(&Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            if keep(&self.moves[i]) {
+                self.moves[j] = self.moves[i];
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+}
+
+impl core::ops::Deref for Candidates {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
     }
 }
 
