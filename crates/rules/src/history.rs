@@ -190,12 +190,15 @@ impl Game {
     }
 }
 
+/// The claims that hold for `pos`. A fifty-move claim needs a move left to make:
+/// a checkmate or stalemate on the hundredth half-move ends the game first (5.1.1,
+/// 5.2.1). A position repeated for the third time is never a mate or stalemate.
 fn claims(pos: &Position, occurrences: usize) -> Vec<ClaimableDraw> {
     let mut out = Vec::new();
     if occurrences >= 3 {
         out.push(ClaimableDraw::ThreefoldRepetition);
     }
-    if pos.halfmoves() >= 100 {
+    if pos.halfmoves() >= 100 && pos.has_legal_moves() {
         out.push(ClaimableDraw::FiftyMoves);
     }
     out

@@ -456,9 +456,9 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             hash ^= zobrist::en_passant(ep.file().index());
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         let role = self.board.role_at(from).unwrap_or(Role::Pawn);
         let mover = Piece { color: us, role };
@@ -551,7 +551,7 @@ impl Position {
             pos.hash ^= zobrist::en_passant(ep.file().index());
         }
         pos.turn = !pos.turn;
-        pos.halfmoves += 1;
+        pos.halfmoves = pos.halfmoves.saturating_add(1);
         Some(pos)
     }
 }

@@ -305,8 +305,29 @@ impl San {
                 promotion,
                 ..
             } => {
+                // Long algebraic without a piece letter (`g1f3`, `b1-a3`): the piece
+                // on the origin square says what moves.
+                let origin = file.zip(rank).map(|(f, r)| Square::from_coords(f, r));
+                let role = match (role, origin) {
+                    (Role::Pawn, Some(from)) if pos.board().color_at(from) == Some(pos.turn()) => {
+                        pos.board().role_at(from).unwrap_or(Role::Pawn)
+                    }
+                    _ => role,
+                };
                 let mut found = Candidates::default();
                 pos.legal_moves_to_into(role, Bitboard::from_square(to), &mut found);
+                if found.is_empty() && role == Role::King {
+                    // Castling written as the king's move (`e1g1`, `Ke1-g1`) or as
+                    // king takes rook (`e1h1`).
+                    if let Some(m) = pos.legal_moves().iter().copied().find(|m| {
+                        m.is_castle()
+                            && origin.is_none_or(|from| from == m.from())
+                            && (m.to() == to
+                                || CastlingSide::of(m.from(), m.to()).king_to(pos.turn()) == to)
+                    }) {
+                        return Ok(m);
+                    }
+                }
                 found.retain(|m| {
                     file.is_none_or(|f| f == m.from().file())
                         && rank.is_none_or(|r| r == m.from().rank())

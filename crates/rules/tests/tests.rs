@@ -1,0 +1,7 @@
+//! Integration tests of the rules core, one module per topic.
+
+mod differential;
+mod fuzz;
+mod laws;
+mod perft;
+mod properties;
