@@ -4,6 +4,8 @@ use core::ops::Not;
 
 /// A side: White moves first (Laws 3.1... seed L3).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Color {
     /// The side that moves first.
     White = 0,

@@ -1,0 +1,1174 @@
+//! One game under a ruleset, as a state machine driven by actions and kept as an
+//! event log. `act` validates an action against the rules and the ruleset, turns it
+//! into events and applies them; `from_events` applies a stored log again. The
+//! only way state changes is [`Game::apply`], so both paths agree exactly.
+
+use caissa_rules::san::{San, SanError};
+use caissa_rules::uci::{UciError, UciMove};
+use caissa_rules::{fen, CastlingMode, Color, Move, Position, Termination as RulesTermination};
+use serde::{Deserialize, Serialize};
+
+use crate::clock::{Clock, ClockError};
+use crate::envelope::Envelope;
+use crate::event::{ClaimKind, Event, EventKind};
+use crate::outcome::{Finish, GameResult, Termination};
+use crate::ruleset::{FlagDraw, IllegalMoves, Params, Ruleset, WrongClaim};
+use crate::time_control::TimeControl;
+
+/// Everything fixed before the game starts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSetup {
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The rules.
+    pub ruleset: Ruleset,
+    /// The clock settings.
+    pub time_control: TimeControl,
+    /// A starting position other than the initial one.
+    pub fen: Option<String>,
+    /// Whether the game is Chess960.
+    pub chess960: bool,
+}
+
+impl GameSetup {
+    /// A standard game between two players.
+    pub fn new(white: &str, black: &str, ruleset: Ruleset, time_control: TimeControl) -> GameSetup {
+        GameSetup {
+            white: white.to_string(),
+            black: black.to_string(),
+            ruleset,
+            time_control,
+            fen: None,
+            chess960: false,
+        }
+    }
+
+    fn name(&self, color: Color) -> &str {
+        color.fold(&self.white, &self.black)
+    }
+}
+
+/// Where a game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Fewer than two half-moves played.
+    WaitingForFirstMoves,
+    /// Being played.
+    Running,
+    /// Clocks paused by the arbiter.
+    Paused,
+    /// Adjourned with a sealed move.
+    Adjourned,
+    /// Finished.
+    Ended,
+}
+
+/// What a player can do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// Make a move, in SAN or UCI, and press the clock.
+    Move {
+        /// The move.
+        text: String,
+    },
+    /// Offer a draw (9.1).
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Decline the opponent's draw offer.
+    DeclineDraw,
+    /// Claim a draw by repetition or the fifty-move rule, now or with a move (9.2, 9.3).
+    ClaimDraw {
+        /// Which rule.
+        claim: ClaimKind,
+        /// The intended move that completes the repetition or the fifty moves.
+        with_move: Option<String>,
+    },
+    /// Resign.
+    Resign,
+    /// Abort the game (where the ruleset allows it, before it really starts).
+    Abort,
+    /// Claim that the opponent's flag has fallen.
+    ClaimFlag,
+    /// Claim the game because the opponent has left (online rulesets).
+    ClaimVictory {
+        /// How long the opponent has been gone, ms (the server knows).
+        opponent_gone_ms: u64,
+    },
+    /// Call a draw because the opponent has left (online rulesets).
+    CallDraw {
+        /// How long the opponent has been gone, ms.
+        opponent_gone_ms: u64,
+    },
+    /// Adjourn: seal the next move (Guidelines I.1).
+    Seal {
+        /// The sealed move as written.
+        text: String,
+    },
+    /// Ask for a 5-second increment for both players (Guidelines III.4).
+    RequestIncrement,
+    /// Claim a draw because the opponent cannot win by normal means (Guidelines III.5).
+    ClaimNoProgress,
+}
+
+/// What the arbiter can do (Laws 12).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ArbiterAction {
+    /// Pause both clocks.
+    Pause,
+    /// Restart the clocks after a pause.
+    Resume,
+    /// Add or remove time (12.9: more time for the opponent, less for the offender).
+    AdjustClock {
+        /// Whose clock.
+        color: Color,
+        /// The change, ms.
+        delta_ms: i64,
+        /// Why, in words.
+        reason: String,
+    },
+    /// Correct a clock's display (6.10).
+    SetClock {
+        /// Whose clock.
+        color: Color,
+        /// The display, ms.
+        ms: u64,
+    },
+    /// Warn a player.
+    Warn {
+        /// Who.
+        color: Color,
+        /// For what.
+        reason: String,
+    },
+    /// Declare the result (12.9, 11.7).
+    DeclareResult {
+        /// The result.
+        result: GameResult,
+    },
+    /// Forfeit a player who has not appeared within the default time (6.7).
+    Forfeit {
+        /// The absent player.
+        color: Color,
+    },
+    /// Resume an adjourned game: the sealed move is opened and played (Guidelines I.9).
+    ResumeAdjourned,
+    /// Grant a requested 5-second increment (Guidelines III.4).
+    GrantIncrement,
+    /// Decide a "no progress" claim (Guidelines III.5): draw, or play on.
+    DecideNoProgressClaim {
+        /// Whether the game is drawn.
+        draw: bool,
+    },
+}
+
+/// Why an action was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// It is the opponent's turn.
+    #[error("it is not {0}'s turn")]
+    NotYourTurn(&'static str),
+    /// The text is not a move in any notation.
+    #[error("{0}")]
+    Malformed(String),
+    /// The move is not legal here (with any penalty already applied).
+    #[error("{0}")]
+    IllegalMove(String),
+    /// The action is not allowed now, and why.
+    #[error("{0}")]
+    NotAllowed(String),
+    /// The clock refused (time going backwards).
+    #[error(transparent)]
+    Clock(#[from] ClockError),
+    /// The setup cannot start a game.
+    #[error("bad setup: {0}")]
+    Setup(String),
+    /// A stored event does not fit the game.
+    #[error("event {index}: {why}")]
+    Replay {
+        /// Index of the event in the log.
+        index: usize,
+        /// What does not fit.
+        why: String,
+    },
+}
+
+fn not_allowed(why: impl Into<String>) -> ActionError {
+    ActionError::NotAllowed(why.into())
+}
+
+/// One game and its whole history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    setup: GameSetup,
+    params: Params,
+    line: caissa_rules::Game,
+    sans: Vec<String>,
+    move_clocks: Vec<Option<u64>>,
+    clock: Clock,
+    finish: Option<Finish>,
+    draw_offer: Option<Color>,
+    offers: [u32; 2],
+    /// Ply before which a player may not offer again (after a declined offer).
+    offer_blocked_until: [u32; 2],
+    illegal_moves: [u32; 2],
+    checks_in_row: [u32; 2],
+    checks_received: [u32; 2],
+    flag_down: [bool; 2],
+    envelope: Option<Envelope>,
+    increment_request: Option<Color>,
+    no_progress_claim: Option<Color>,
+    warnings: [u32; 2],
+    events: Vec<Event>,
+}
+
+impl Game {
+    fn blank(setup: GameSetup) -> Result<Game, ActionError> {
+        let start = match &setup.fen {
+            None => Position::new(),
+            Some(text) => {
+                let mode = if setup.chess960 {
+                    CastlingMode::Chess960
+                } else {
+                    CastlingMode::Standard
+                };
+                let parsed = if setup.chess960 {
+                    fen::parse_with_mode(text, mode)
+                } else {
+                    fen::parse(text)
+                };
+                parsed.map_err(|e| ActionError::Setup(e.to_string()))?
+            }
+        };
+        Ok(Game {
+            params: setup.ruleset.params(),
+            clock: Clock::new(setup.time_control.clone()),
+            setup,
+            line: caissa_rules::Game::new(start),
+            sans: Vec::new(),
+            move_clocks: Vec::new(),
+            finish: None,
+            draw_offer: None,
+            offers: [0; 2],
+            offer_blocked_until: [0; 2],
+            illegal_moves: [0; 2],
+            checks_in_row: [0; 2],
+            checks_received: [0; 2],
+            flag_down: [false; 2],
+            envelope: None,
+            increment_request: None,
+            no_progress_claim: None,
+            warnings: [0; 2],
+            events: Vec::new(),
+        })
+    }
+
+    /// Starts a game at `now`; under the Laws White's clock starts at once (6.6).
+    pub fn new(setup: GameSetup, now: u64) -> Result<Game, ActionError> {
+        let mut game = Game::blank(setup)?;
+        if game.params.clock_starts_after_plies == 0 && !game.setup.time_control.is_unlimited() {
+            let color = game.line.position().turn();
+            game.emit(now, EventKind::ClockStarted { color })?;
+        }
+        Ok(game)
+    }
+
+    /// Rebuilds a game from its event log.
+    pub fn from_events(setup: GameSetup, events: &[Event]) -> Result<Game, ActionError> {
+        let mut game = Game::blank(setup)?;
+        for (index, event) in events.iter().enumerate() {
+            game.apply(event)
+                .map_err(|why| ActionError::Replay { index, why })?;
+            game.events.push(event.clone());
+        }
+        Ok(game)
+    }
+
+    // ---- queries ----
+
+    /// The setup.
+    pub fn setup(&self) -> &GameSetup {
+        &self.setup
+    }
+
+    /// The ruleset's parameters.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Every event so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.line.position()
+    }
+
+    /// The moves and positions so far.
+    pub fn line(&self) -> &caissa_rules::Game {
+        &self.line
+    }
+
+    /// The moves in SAN.
+    pub fn sans(&self) -> &[String] {
+        &self.sans
+    }
+
+    /// The mover's clock after each move, when there is a clock.
+    pub fn move_clocks(&self) -> &[Option<u64>] {
+        &self.move_clocks
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// How the game finished, if it has.
+    pub fn finish(&self) -> Option<Finish> {
+        self.finish
+    }
+
+    /// The player with a pending draw offer.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+
+    /// Illegal moves `color` has completed.
+    pub fn illegal_moves(&self, color: Color) -> u32 {
+        self.illegal_moves[color.index()]
+    }
+
+    /// Warnings `color` has received.
+    pub fn warnings(&self, color: Color) -> u32 {
+        self.warnings[color.index()]
+    }
+
+    /// Draw offers `color` has made.
+    pub fn offers_made(&self, color: Color) -> u32 {
+        self.offers[color.index()]
+    }
+
+    /// Checks `color` has received in total (the online game counts them).
+    pub fn checks_received(&self, color: Color) -> u32 {
+        self.checks_received[color.index()]
+    }
+
+    /// The envelope of an adjourned game.
+    pub fn envelope(&self) -> Option<&Envelope> {
+        self.envelope.as_ref()
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        if self.finish.is_some() {
+            Status::Ended
+        } else if self.envelope.is_some() {
+            Status::Adjourned
+        } else if self.clock.is_paused() {
+            Status::Paused
+        } else if self.line.moves().len() < 2 {
+            Status::WaitingForFirstMoves
+        } else {
+            Status::Running
+        }
+    }
+
+    /// Half-moves played.
+    pub fn plies(&self) -> u32 {
+        self.line.moves().len() as u32
+    }
+
+    /// Moves `color` has completed.
+    pub fn moves_made(&self, color: Color) -> u32 {
+        let first = self.line.start().turn();
+        let plies = self.plies();
+        if color == first {
+            plies.div_ceil(2)
+        } else {
+            plies / 2
+        }
+    }
+
+    /// The moment something happens by itself if nobody acts (a flag falls), for
+    /// a server's timer.
+    pub fn next_deadline(&self) -> Option<u64> {
+        if self.finish.is_some() || self.envelope.is_some() {
+            return None;
+        }
+        self.clock.flag_time()
+    }
+
+    // ---- acting ----
+
+    fn last_event_at(&self) -> u64 {
+        self.events.last().map_or(0, |e| e.at)
+    }
+
+    fn emit(&mut self, at: u64, kind: EventKind) -> Result<(), ActionError> {
+        let event = Event { at, kind };
+        self.apply(&event).map_err(ActionError::NotAllowed)?;
+        self.events.push(event);
+        Ok(())
+    }
+
+    fn end(
+        &mut self,
+        at: u64,
+        result: GameResult,
+        termination: Termination,
+    ) -> Result<(), ActionError> {
+        self.emit(
+            at,
+            EventKind::Ended {
+                finish: Finish {
+                    result,
+                    termination,
+                },
+            },
+        )
+    }
+
+    /// Applies whatever happened by the passage of time up to `now` (a flag fall
+    /// where the ruleset does not wait for a claim; both flags down). Returns the
+    /// number of events added. Call it from a timer; every action calls it first.
+    pub fn tick(&mut self, now: u64) -> Result<usize, ActionError> {
+        let before = self.events.len();
+        if now < self.last_event_at() {
+            return Err(ClockError::TimeWentBack {
+                now,
+                last: self.last_event_at(),
+            }
+            .into());
+        }
+        if self.finish.is_some() || self.envelope.is_some() || self.clock.is_paused() {
+            return Ok(0);
+        }
+        if let Some(flagged) = self.clock.flag(now) {
+            let other = !flagged;
+            if !self.params.flag_must_be_claimed {
+                let (result, termination) = self.flag_finish(flagged);
+                self.end(now, result, termination)?;
+            } else if self.flag_down[other.index()] {
+                // Both flags down (Guidelines III.3): drawn in the last period.
+                let side = self.clock.side(flagged);
+                if side.period + 1 >= self.setup.time_control.periods.len() {
+                    self.end(now, GameResult::Draw, Termination::TimeoutDraw)?;
+                }
+            }
+        }
+        Ok(self.events.len() - before)
+    }
+
+    /// The result when `flagged`'s time has run out (6.9 and the ruleset).
+    fn flag_finish(&self, flagged: Color) -> (GameResult, Termination) {
+        let winner = !flagged;
+        if let Some(n) = self.params.void_timeout_within_moves {
+            if self.plies() / 2 <= n {
+                return (GameResult::Void, Termination::TimeForfeit);
+            }
+        }
+        let pos = self.position();
+        let cannot_win = match self.params.flag_draw {
+            FlagDraw::CannotMate => !pos.can_checkmate(winner),
+            FlagDraw::LoneKing => pos.board().by_color(winner).count() == 1,
+        };
+        if cannot_win {
+            (GameResult::Draw, Termination::TimeoutDraw)
+        } else {
+            (GameResult::win_for(winner), Termination::TimeForfeit)
+        }
+    }
+
+    /// A player acts at `now`. Events that happen by time first (a flag fall) are
+    /// applied even when the action is then refused, so read [`Game::events`] after
+    /// every call, whatever it returns.
+    pub fn act(&mut self, by: Color, action: Action, now: u64) -> Result<(), ActionError> {
+        self.tick(now)?;
+        if self.finish.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        let adjourned = self.envelope.is_some();
+        let turn = self.position().turn();
+        match action {
+            Action::Move { text } => {
+                self.require_playing()?;
+                if by != turn {
+                    return Err(ActionError::NotYourTurn(by.name()));
+                }
+                let m = match self.read_move(&text) {
+                    Ok(m) => m,
+                    Err(e @ (ActionError::Malformed(_) | ActionError::NotAllowed(_))) => {
+                        return Err(e)
+                    }
+                    Err(ActionError::IllegalMove(why)) => {
+                        return self.illegal_move(by, text, why, now)
+                    }
+                    Err(e) => return Err(e),
+                };
+                self.play(by, m, now)
+            }
+            Action::OfferDraw => {
+                if adjourned && turn == by {
+                    return Err(not_allowed(
+                        "the sealer cannot offer a draw before the game resumes",
+                    ));
+                }
+                if self.draw_offer == Some(!by) {
+                    return self.end(now, GameResult::Draw, Termination::Agreement);
+                }
+                self.check_offer(by)?;
+                self.emit(now, EventKind::DrawOffered { by })
+            }
+            Action::AcceptDraw => {
+                if self.draw_offer != Some(!by) {
+                    return Err(not_allowed("there is no draw offer to accept"));
+                }
+                self.end(now, GameResult::Draw, Termination::Agreement)
+            }
+            Action::DeclineDraw => {
+                if self.draw_offer != Some(!by) {
+                    return Err(not_allowed("there is no draw offer to decline"));
+                }
+                self.emit(now, EventKind::DrawDeclined { by })
+            }
+            Action::ClaimDraw { claim, with_move } => self.claim_draw(by, claim, with_move, now),
+            Action::Resign => {
+                let needed = self.params.resign_after_moves;
+                if self.moves_made(by) < needed {
+                    return Err(not_allowed(format!(
+                        "resignation is allowed only after {needed} moves"
+                    )));
+                }
+                let opponent_can_win = self.position().can_checkmate(!by);
+                if self.params.resign_draw_if_opponent_cannot_mate && !opponent_can_win {
+                    self.end(now, GameResult::Draw, Termination::Resignation)
+                } else {
+                    self.end(now, GameResult::win_for(!by), Termination::Resignation)
+                }
+            }
+            Action::Abort => {
+                if self.plies() >= self.params.abort_before_plies {
+                    return Err(not_allowed(match self.params.abort_before_plies {
+                        0 => "this ruleset does not allow aborting".to_string(),
+                        n => format!("a game can be aborted only before {n} half-moves are played"),
+                    }));
+                }
+                self.end(now, GameResult::Void, Termination::Aborted)
+            }
+            Action::ClaimFlag => {
+                let fallen = self.clock.flag(now) == Some(!by) || self.flag_down[(!by).index()];
+                if !fallen {
+                    return Err(not_allowed("the opponent's flag has not fallen"));
+                }
+                let (result, termination) = self.flag_finish(!by);
+                self.end(now, result, termination)
+            }
+            Action::ClaimVictory { opponent_gone_ms } | Action::CallDraw { opponent_gone_ms } => {
+                let Some(limit) = self.params.gone_claim_after_ms else {
+                    return Err(not_allowed(
+                        "this ruleset has no claim for a departed opponent",
+                    ));
+                };
+                if turn == by {
+                    return Err(not_allowed(
+                        "the opponent can only be claimed gone on their turn",
+                    ));
+                }
+                if opponent_gone_ms < limit {
+                    return Err(not_allowed(format!(
+                        "the opponent has been gone {} s; the claim needs {} s",
+                        opponent_gone_ms / 1000,
+                        limit / 1000
+                    )));
+                }
+                let win = matches!(action, Action::ClaimVictory { .. })
+                    && self.position().can_checkmate(by);
+                let result = if win {
+                    GameResult::win_for(by)
+                } else {
+                    GameResult::Draw
+                };
+                self.end(now, result, Termination::Abandoned)
+            }
+            Action::Seal { text } => {
+                self.require_playing()?;
+                if !self.params.adjournment {
+                    return Err(not_allowed("this ruleset has no adjournment"));
+                }
+                if by != turn {
+                    return Err(ActionError::NotYourTurn(by.name()));
+                }
+                let now_left = [
+                    self.clock.remaining(Color::White, now),
+                    self.clock.remaining(Color::Black, now),
+                ];
+                let charged = self.clock.elapsed(now);
+                let mut used = [
+                    self.clock.side(Color::White).used_ms,
+                    self.clock.side(Color::Black).used_ms,
+                ];
+                if self.clock.running() == Some(by) {
+                    used[by.index()] += charged.min(self.clock.side(by).remaining_ms);
+                }
+                let envelope = Envelope {
+                    white: self.setup.white.clone(),
+                    black: self.setup.black.clone(),
+                    fen: self.position().fen(),
+                    time_used_ms: used,
+                    time_left_ms: now_left,
+                    sealer: by,
+                    move_number: self.position().fullmoves(),
+                    sealed_move: text,
+                    open_draw_offer: self.draw_offer,
+                };
+                self.emit(now, EventKind::Adjourned { envelope })
+            }
+            Action::RequestIncrement => {
+                self.check_guidelines_iii(by, turn, now)?;
+                self.emit(now, EventKind::IncrementRequested { by })?;
+                if self.draw_offer.is_none() {
+                    // The request counts as a draw offer (III.4).
+                    self.emit(now, EventKind::DrawOffered { by })?;
+                }
+                Ok(())
+            }
+            Action::ClaimNoProgress => {
+                self.check_guidelines_iii(by, turn, now)?;
+                self.emit(now, EventKind::NoProgressClaimed { by })
+            }
+        }
+    }
+
+    /// The arbiter acts at `now`.
+    pub fn arbiter(&mut self, action: ArbiterAction, now: u64) -> Result<(), ActionError> {
+        self.tick(now)?;
+        if self.finish.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        match action {
+            ArbiterAction::Pause => {
+                if self.clock.is_paused() || self.envelope.is_some() {
+                    return Err(not_allowed("the clocks are not running"));
+                }
+                self.emit(now, EventKind::Paused)
+            }
+            ArbiterAction::Resume => {
+                if !self.clock.is_paused() {
+                    return Err(not_allowed("the clocks are not paused"));
+                }
+                self.emit(now, EventKind::Resumed)
+            }
+            ArbiterAction::AdjustClock {
+                color,
+                delta_ms,
+                reason,
+            } => self.emit(
+                now,
+                EventKind::ClockAdjusted {
+                    color,
+                    delta_ms,
+                    reason,
+                },
+            ),
+            ArbiterAction::SetClock { color, ms } => {
+                self.emit(now, EventKind::ClockSet { color, ms })
+            }
+            ArbiterAction::Warn { color, reason } => {
+                self.emit(now, EventKind::Warned { color, reason })
+            }
+            ArbiterAction::DeclareResult { result } => {
+                self.end(now, result, Termination::ArbiterDecision)
+            }
+            ArbiterAction::Forfeit { color } => {
+                let Some(default_ms) = self.params.default_time_ms else {
+                    return Err(not_allowed("this ruleset has no default time"));
+                };
+                if self.moves_made(color) > 0 {
+                    return Err(not_allowed(format!(
+                        "{} has already moved",
+                        self.setup.name(color)
+                    )));
+                }
+                let started = self.events.first().map_or(now, |e| e.at);
+                if now.saturating_sub(started) < default_ms {
+                    return Err(not_allowed(format!(
+                        "the default time of {} s has not passed",
+                        default_ms / 1000
+                    )));
+                }
+                self.end(now, GameResult::win_for(!color), Termination::NoShow)
+            }
+            ArbiterAction::ResumeAdjourned => {
+                let Some(envelope) = self.envelope.clone() else {
+                    return Err(not_allowed("the game is not adjourned"));
+                };
+                self.emit(now, EventKind::ResumedFromAdjournment)?;
+                let sealer = envelope.sealer;
+                match self.read_move(&envelope.sealed_move) {
+                    Ok(m) => self.play(sealer, m, now),
+                    Err(_) => {
+                        // Guidelines I.8: an ambiguous, meaningless or illegal sealed move
+                        // loses, unless the opponent could not win anyway (6.9).
+                        let result = if self.position().can_checkmate(!sealer) {
+                            GameResult::win_for(!sealer)
+                        } else {
+                            GameResult::Draw
+                        };
+                        self.end(now, result, Termination::InvalidSealedMove)
+                    }
+                }
+            }
+            ArbiterAction::GrantIncrement => {
+                let Some(by) = self.increment_request else {
+                    return Err(not_allowed("no increment was requested"));
+                };
+                self.emit(now, EventKind::IncrementAdded { ms: 5_000 })?;
+                let bonus = self.params.guidelines_iii_bonus_ms as i64;
+                self.emit(
+                    now,
+                    EventKind::ClockAdjusted {
+                        color: !by,
+                        delta_ms: bonus,
+                        reason:
+                            "increment granted after the request was refused (Guidelines III.4)"
+                                .into(),
+                    },
+                )
+            }
+            ArbiterAction::DecideNoProgressClaim { draw } => {
+                let Some(by) = self.no_progress_claim else {
+                    return Err(not_allowed("no such claim is pending"));
+                };
+                if draw {
+                    self.end(now, GameResult::Draw, Termination::ArbiterDecision)
+                } else {
+                    let bonus = self.params.guidelines_iii_bonus_ms as i64;
+                    self.emit(
+                        now,
+                        EventKind::ClockAdjusted {
+                            color: !by,
+                            delta_ms: bonus,
+                            reason: "claim rejected (Guidelines III.5.3)".into(),
+                        },
+                    )
+                }
+            }
+        }
+    }
+
+    fn require_playing(&self) -> Result<(), ActionError> {
+        if self.envelope.is_some() {
+            return Err(not_allowed("the game is adjourned"));
+        }
+        if self.clock.is_paused() {
+            return Err(not_allowed("the clocks are paused by the arbiter"));
+        }
+        Ok(())
+    }
+
+    /// Reads a move in UCI or SAN: malformed text, an ambiguous move (no penalty:
+    /// the intention is unclear) and an illegal one are told apart.
+    fn read_move(&self, text: &str) -> Result<Move, ActionError> {
+        let pos = self.position();
+        if let Ok(uci) = UciMove::parse(text) {
+            match uci.to_move(pos) {
+                Ok(m) => return Ok(m),
+                Err(UciError::Illegal(_)) if San::parse(text).is_err() => {
+                    return Err(ActionError::IllegalMove(format!(
+                        "{text} is not a legal move"
+                    )));
+                }
+                Err(_) => {}
+            }
+        }
+        match pos.parse_san(text) {
+            Ok(m) => Ok(m),
+            Err(e @ SanError::Syntax { .. }) => Err(ActionError::Malformed(e.to_string())),
+            Err(e @ SanError::Ambiguous { .. }) => Err(ActionError::NotAllowed(e.to_string())),
+            Err(e @ SanError::Illegal { .. }) => Err(ActionError::IllegalMove(e.to_string())),
+        }
+    }
+
+    /// A completed illegal move (7.5): the position stays; the ruleset's penalty.
+    fn illegal_move(
+        &mut self,
+        by: Color,
+        attempt: String,
+        why: String,
+        now: u64,
+    ) -> Result<(), ActionError> {
+        let IllegalMoves::Penalize {
+            opponent_bonus_ms,
+            lose_at,
+        } = self.params.illegal_moves
+        else {
+            return Err(ActionError::IllegalMove(why));
+        };
+        self.emit(now, EventKind::IllegalMove { color: by, attempt })?;
+        if self.illegal_moves[by.index()] >= lose_at {
+            let result = if self.position().can_checkmate(!by) {
+                GameResult::win_for(!by)
+            } else {
+                GameResult::Draw
+            };
+            self.end(now, result, Termination::IllegalMoves)?;
+            return Err(ActionError::IllegalMove(format!(
+                "{why}; illegal move number {lose_at} loses the game"
+            )));
+        }
+        if opponent_bonus_ms > 0 {
+            self.emit(
+                now,
+                EventKind::ClockAdjusted {
+                    color: !by,
+                    delta_ms: opponent_bonus_ms as i64,
+                    reason: format!("illegal move by {}", self.setup.name(by)),
+                },
+            )?;
+        }
+        Err(ActionError::IllegalMove(format!(
+            "{why} (illegal move {} of {lose_at} allowed before the game is lost)",
+            self.illegal_moves[by.index()]
+        )))
+    }
+
+    /// Plays a legal move: a pending offer from the opponent is declined by it,
+    /// the clock starts once enough moves are made, and automatic endings follow.
+    fn play(&mut self, by: Color, m: Move, now: u64) -> Result<(), ActionError> {
+        if self.draw_offer == Some(!by) {
+            self.emit(now, EventKind::DrawDeclined { by })?;
+        }
+        let pos = *self.position();
+        let uci = pos.to_uci(m);
+        let san = pos.san(m);
+        self.emit(
+            now,
+            EventKind::Moved {
+                color: by,
+                uci,
+                san,
+            },
+        )?;
+        if self.clock.running().is_none()
+            && !self.setup.time_control.is_unlimited()
+            && self.plies() >= self.params.clock_starts_after_plies
+        {
+            let color = self.position().turn();
+            self.emit(now, EventKind::ClockStarted { color })?;
+        }
+        if let Some((result, termination)) = self.automatic_ending(by) {
+            self.end(now, result, termination)?;
+        }
+        Ok(())
+    }
+
+    /// Endings that need no claim, after `mover` moved.
+    fn automatic_ending(&self, mover: Color) -> Option<(GameResult, Termination)> {
+        if let Some(outcome) = self.line.outcome() {
+            let termination = match outcome.termination {
+                RulesTermination::Checkmate => Termination::Checkmate,
+                RulesTermination::Stalemate => Termination::Stalemate,
+                RulesTermination::DeadPosition => Termination::DeadPosition,
+                RulesTermination::FivefoldRepetition => Termination::FivefoldRepetition,
+                RulesTermination::SeventyFiveMoves => Termination::SeventyFiveMoves,
+            };
+            let automatic_9_6 = matches!(
+                termination,
+                Termination::FivefoldRepetition | Termination::SeventyFiveMoves
+            );
+            if !automatic_9_6 || self.params.automatic_fivefold_and_75 {
+                let result = outcome.winner.map_or(GameResult::Draw, GameResult::win_for);
+                return Some((result, termination));
+            }
+        }
+        let p = &self.params;
+        if p.no_progress_draw_moves
+            .is_some_and(|n| self.position().halfmoves() >= 2 * n)
+        {
+            return Some((GameResult::Draw, Termination::NoProgress));
+        }
+        if p.consecutive_checks_draw
+            .is_some_and(|n| self.checks_in_row[mover.index()] >= n)
+            || p.total_checks_draw
+                .is_some_and(|n| self.checks_received[(!mover).index()] >= n)
+        {
+            return Some((GameResult::Draw, Termination::PerpetualChecks));
+        }
+        if p.automatic_claimable_draws {
+            let claims = self.line.claimable();
+            if claims.contains(&caissa_rules::ClaimableDraw::ThreefoldRepetition) {
+                return Some((GameResult::Draw, Termination::ThreefoldRepetition));
+            }
+            if claims.contains(&caissa_rules::ClaimableDraw::FiftyMoves) {
+                return Some((GameResult::Draw, Termination::FiftyMoves));
+            }
+        }
+        None
+    }
+
+    fn check_offer(&self, by: Color) -> Result<(), ActionError> {
+        let p = &self.params;
+        if self.draw_offer == Some(by) {
+            return Err(not_allowed("your draw offer is still open"));
+        }
+        if p.agreement_after_both_moved
+            && (self.moves_made(Color::White) == 0 || self.moves_made(Color::Black) == 0)
+        {
+            return Err(not_allowed(
+                "a draw can be agreed only after both players have moved (5.2.3)",
+            ));
+        }
+        if p.offer_on_own_turn_only && self.position().turn() != by {
+            return Err(not_allowed("a draw can be offered only on your own turn"));
+        }
+        if self.moves_made(by) < p.offer_after_moves {
+            return Err(not_allowed(format!(
+                "a draw can be offered only after {} moves",
+                p.offer_after_moves
+            )));
+        }
+        if let Some(max) = p.max_offers {
+            if self.offers[by.index()] >= max {
+                return Err(not_allowed(format!("at most {max} draw offers per game")));
+            }
+        }
+        if self.plies() < self.offer_blocked_until[by.index()] {
+            return Err(not_allowed(
+                "your last offer was declined; wait a few moves or for the opponent to offer",
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_guidelines_iii(&self, by: Color, turn: Color, now: u64) -> Result<(), ActionError> {
+        if !self.params.guidelines_iii {
+            return Err(not_allowed(
+                "Guidelines III do not apply under this ruleset",
+            ));
+        }
+        if self.clock.control().has_increment() || self.clock.control().has_delay() {
+            return Err(not_allowed(
+                "Guidelines III apply only to games without increment",
+            ));
+        }
+        if by != turn {
+            return Err(not_allowed("only the player to move may ask"));
+        }
+        if self.clock.remaining(by, now) >= 120_000 {
+            return Err(not_allowed(
+                "only a player with less than two minutes left may ask",
+            ));
+        }
+        Ok(())
+    }
+
+    fn claim_draw(
+        &mut self,
+        by: Color,
+        claim: ClaimKind,
+        with_move: Option<String>,
+        now: u64,
+    ) -> Result<(), ActionError> {
+        self.require_playing()?;
+        if self.position().turn() != by {
+            return Err(not_allowed(
+                "only the player having the move may claim (9.2, 9.3)",
+            ));
+        }
+        let wanted = match claim {
+            ClaimKind::ThreefoldRepetition => caissa_rules::ClaimableDraw::ThreefoldRepetition,
+            ClaimKind::FiftyMoves => caissa_rules::ClaimableDraw::FiftyMoves,
+        };
+        let intended = match &with_move {
+            Some(text) => Some(self.read_move(text)?),
+            None => None,
+        };
+        let valid = match intended {
+            Some(m) => self
+                .line
+                .claimable_with(m)
+                .map_err(|e| ActionError::IllegalMove(e.to_string()))?
+                .contains(&wanted),
+            None => self.line.claimable().contains(&wanted),
+        };
+        let termination = match claim {
+            ClaimKind::ThreefoldRepetition => Termination::ThreefoldRepetition,
+            ClaimKind::FiftyMoves => Termination::FiftyMoves,
+        };
+        if valid {
+            if let Some(m) = intended {
+                self.play(by, m, now)?;
+                if self.finish.is_some() {
+                    return Ok(());
+                }
+            }
+            return self.end(now, GameResult::Draw, termination);
+        }
+        let penalty = match self.params.wrong_claim {
+            WrongClaim::Refuse => return Err(not_allowed("the claim is not valid")),
+            WrongClaim::OpponentBonus(ms) => (!by, ms as i64),
+            WrongClaim::ClaimantPenalty(ms) => (by, -(ms as i64)),
+        };
+        self.emit(now, EventKind::ClaimRejected { by, claim })?;
+        self.emit(
+            now,
+            EventKind::ClockAdjusted {
+                color: penalty.0,
+                delta_ms: penalty.1,
+                reason: format!("incorrect draw claim by {}", self.setup.name(by)),
+            },
+        )?;
+        // The claim stands as a draw offer (9.1.2.3) and the written move is played (9.5.3).
+        if self.draw_offer.is_none() {
+            self.emit(now, EventKind::DrawOffered { by })?;
+        }
+        if let Some(m) = intended {
+            self.play(by, m, now)?;
+        }
+        Ok(())
+    }
+
+    // ---- applying events ----
+
+    /// Applies one event to the state: the only place where the state changes.
+    fn apply(&mut self, event: &Event) -> Result<(), String> {
+        let at = event.at;
+        if at < self.last_event_at() {
+            return Err(format!("time {at} ms is before the previous event"));
+        }
+        if self.finish.is_some() {
+            return Err("the game is over".into());
+        }
+        match &event.kind {
+            EventKind::ClockStarted { color } => {
+                self.clock.start(*color, at).map_err(|e| e.to_string())?
+            }
+            EventKind::Moved { color, uci, .. } => {
+                let pos = *self.position();
+                if pos.turn() != *color {
+                    return Err(format!("{uci}: it is not {}'s turn", color.name()));
+                }
+                let m = pos.parse_uci(uci).map_err(|e| e.to_string())?;
+                let san = pos.san(m);
+                self.line.play(m).map_err(|e| e.to_string())?;
+                if self.clock.running() == Some(*color) {
+                    if self.clock.flag(at) == Some(*color) {
+                        self.flag_down[color.index()] = true;
+                    }
+                    self.clock.press(*color, at).map_err(|e| e.to_string())?;
+                    self.move_clocks
+                        .push(Some(self.clock.side(*color).remaining_ms));
+                } else if self.setup.time_control.is_unlimited() {
+                    self.move_clocks.push(None);
+                } else {
+                    self.move_clocks
+                        .push(Some(self.clock.side(*color).remaining_ms));
+                }
+                self.sans.push(san);
+                let i = color.index();
+                if self.position().is_check() {
+                    self.checks_in_row[i] += 1;
+                    self.checks_received[1 - i] += 1;
+                } else {
+                    self.checks_in_row[i] = 0;
+                }
+            }
+            EventKind::IllegalMove { color, .. } => self.illegal_moves[color.index()] += 1,
+            EventKind::DrawOffered { by } => {
+                self.draw_offer = Some(*by);
+                self.offers[by.index()] += 1;
+            }
+            EventKind::DrawDeclined { by } => {
+                self.draw_offer = None;
+                if let Some(n) = self.params.offer_cooldown_moves {
+                    self.offer_blocked_until[(!*by).index()] = self.plies() + 2 * n;
+                }
+                self.offer_blocked_until[by.index()] = 0;
+            }
+            EventKind::ClaimRejected { .. } => {}
+            EventKind::ClockAdjusted {
+                color, delta_ms, ..
+            } => self.clock.adjust(*color, *delta_ms),
+            EventKind::ClockSet { color, ms } => self.clock.set_remaining(*color, *ms, at),
+            EventKind::Paused => self.clock.pause(at).map_err(|e| e.to_string())?,
+            EventKind::Resumed => self.clock.resume(at).map_err(|e| e.to_string())?,
+            EventKind::Warned { color, .. } => self.warnings[color.index()] += 1,
+            EventKind::IncrementRequested { by } => self.increment_request = Some(*by),
+            EventKind::IncrementAdded { ms } => {
+                self.clock.add_increment(*ms);
+                self.increment_request = None;
+            }
+            EventKind::NoProgressClaimed { by } => self.no_progress_claim = Some(*by),
+            EventKind::Adjourned { envelope } => {
+                self.clock.stop(at);
+                self.envelope = Some(envelope.clone());
+            }
+            EventKind::ResumedFromAdjournment => {
+                let envelope = self.envelope.take().ok_or("the game is not adjourned")?;
+                if self.setup.time_control.is_unlimited() {
+                    return Ok(());
+                }
+                self.clock
+                    .start(envelope.sealer, at)
+                    .map_err(|e| e.to_string())?;
+            }
+            EventKind::Ended { finish } => {
+                self.clock.stop(at);
+                self.finish = Some(*finish);
+                self.draw_offer = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// The game in PGN with `[%clk]` after each move and `TimeControl`,
+    /// `Termination` and `Ruleset` tags.
+    pub fn pgn(&self) -> String {
+        let mut tree = caissa_pgn::GameTree::default();
+        let result = self.finish.map_or("*", |f| f.result.pgn());
+        for (name, value) in [
+            ("Event", "Caissa game".to_string()),
+            ("White", self.setup.white.clone()),
+            ("Black", self.setup.black.clone()),
+            ("Result", result.to_string()),
+            ("TimeControl", self.setup.time_control.to_string()),
+            ("Ruleset", self.setup.ruleset.name().to_string()),
+        ] {
+            tree.set_tag(name, &value);
+        }
+        if let Some(finish) = self.finish {
+            tree.set_tag("Termination", finish.termination.pgn_tag());
+        }
+        if self.setup.fen.is_some() || self.setup.chess960 {
+            tree.set_tag("SetUp", "1");
+            tree.set_tag("FEN", &self.line.start().fen());
+        }
+        if self.setup.chess960 {
+            tree.set_tag("Variant", "Chess960");
+        }
+        let mut pos = *self.line.start();
+        for (i, &m) in self.line.moves().iter().enumerate() {
+            let mut node = caissa_pgn::Node::new(San::from_move(&pos, m));
+            if let Some(Some(ms)) = self.move_clocks.get(i) {
+                node.comments.push(caissa_pgn::clock::clk_command(
+                    std::time::Duration::from_millis(*ms),
+                ));
+            }
+            tree.mainline.moves.push(node);
+            pos.play_unchecked(m);
+        }
+        tree.result = result.to_string();
+        caissa_pgn::write_game(&tree).unwrap_or_default()
+    }
+}
