@@ -149,14 +149,8 @@ impl Position {
     /// (what SAN needs to resolve `Nf3`).
     pub fn legal_moves_to(&self, role: Role, to: Bitboard) -> MoveList {
         let mut list = MoveList::new();
-        self.legal_moves_to_into(role, to, &mut list);
+        self.generate_scoped(&mut ListSink(&mut list), 1 << role as u8, to);
         list
-    }
-
-    /// [`Position::legal_moves_to`] into any move buffer.
-    #[inline]
-    pub(crate) fn legal_moves_to_into<B: PushMove>(&self, role: Role, to: Bitboard, buf: &mut B) {
-        self.generate_scoped(&mut ListSink(buf), 1 << role as u8, to);
     }
 
     #[inline(always)]

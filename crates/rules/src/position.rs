@@ -418,15 +418,22 @@ impl Position {
     /// Whether the pawn on `from` may capture en passant onto `ep` without leaving
     /// its king attacked (this covers the capture that opens a rank, Laws 3.9).
     pub(crate) fn is_legal_en_passant(&self, from: Square, ep: Square) -> bool {
-        let us = self.turn;
         let captured = Square::from_coords(ep.file(), from.rank());
-        let occupied =
-            (self.board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
-                | Bitboard::from_square(ep);
-        let king = self.king(us);
-        let attackers =
-            self.board.attackers_to(king, !us, occupied) & !Bitboard::from_square(captured);
-        attackers.is_empty()
+        self.leaves_king_safe(from, ep, captured)
+    }
+
+    /// Whether moving our piece from `from` to `to`, removing whatever stands on
+    /// `captured` (usually `to`), leaves our king unattacked. Correct for every
+    /// move except castling, whatever the checks and pins.
+    #[inline]
+    pub(crate) fn leaves_king_safe(&self, from: Square, to: Square, captured: Square) -> bool {
+        let us = self.turn;
+        let our_king = self.king(us);
+        let king = if from == our_king { to } else { our_king };
+        let removed = Bitboard::from_square(captured);
+        let occupied = (self.board.occupied() & !Bitboard::from_square(from) & !removed)
+            | Bitboard::from_square(to);
+        (self.board.attackers_to(king, !us, occupied) & !removed).is_empty()
     }
 
     /// Plays a move if it is legal here.

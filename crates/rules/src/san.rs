@@ -315,7 +315,7 @@ impl San {
                     _ => role,
                 };
                 let mut found = Candidates::default();
-                pos.legal_moves_to_into(role, Bitboard::from_square(to), &mut found);
+                matching_moves(pos, role, to, file, rank, &mut found);
                 if found.is_empty() && role == Role::King {
                     // Castling written as the king's move (`e1g1`, `Ke1-g1`) or as
                     // king takes rook (`e1h1`).
@@ -328,10 +328,6 @@ impl San {
                         return Ok(m);
                     }
                 }
-                found.retain(|m| {
-                    file.is_none_or(|f| f == m.from().file())
-                        && rank.is_none_or(|r| r == m.from().rank())
-                });
                 if found.first().is_some_and(|m| m.is_promotion()) {
                     let Some(promo) = promotion else {
                         return Err(illegal(format!(
@@ -411,28 +407,91 @@ impl core::ops::Deref for Candidates {
     }
 }
 
-/// Pieces of the side to move with `role` that can legally move to `to`.
-fn candidates(pos: &Position, role: Role, to: Square) -> Bitboard {
+/// The legal moves (not castling) of the side to move's pieces of `role` to `to`,
+/// from the given file and rank if any. Works backwards from `to`: only the pieces
+/// that reach it are looked at, and each is checked by playing it out on bitboards.
+fn matching_moves(
+    pos: &Position,
+    role: Role,
+    to: Square,
+    file: Option<File>,
+    rank: Option<Rank>,
+    found: &mut Candidates,
+) {
     let us = pos.turn();
-    let ours = pos.board().by_piece(crate::Piece { color: us, role });
-    let occupied = pos.board().occupied();
+    let board = pos.board();
+    if board.by_color(us).contains(to) {
+        return;
+    }
+    let mut origins = board.by_piece(crate::Piece { color: us, role });
+    if let Some(f) = file {
+        origins &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        origins &= Bitboard::from_rank(r);
+    }
+    let occupied = board.occupied();
+    let target = Bitboard::from_square(to);
+    if role == Role::Pawn {
+        let theirs = board.by_color(!us);
+        let last_rank = Bitboard::relative_rank(us, 7).contains(to);
+        let mut add = |from: Square, captured: Square, ep: bool| {
+            if !pos.leaves_king_safe(from, to, captured) {
+                return;
+            }
+            if ep {
+                found.push_move(Move::en_passant(from, to));
+            } else if last_rank {
+                for promo in Role::PROMOTIONS {
+                    found.push_move(Move::promotion(from, to, promo));
+                }
+            } else {
+                found.push_move(Move::normal(from, to));
+            }
+        };
+        if (theirs & target).is_nonempty() {
+            for from in attacks::pawn_attacks(!us, to) & origins {
+                add(from, to, false);
+            }
+        } else if pos.ep_square() == Some(to) {
+            for from in attacks::pawn_attacks(!us, to) & origins {
+                add(from, Square::from_coords(to.file(), from.rank()), true);
+            }
+        } else if (occupied & target).is_empty() {
+            let back = |sq: Square| sq.offset(us.fold(-8, 8));
+            if let Some(one) = back(to) {
+                if origins.contains(one) {
+                    add(one, to, false);
+                } else if (occupied & Bitboard::from_square(one)).is_empty()
+                    && Bitboard::relative_rank(us, 3).contains(to)
+                {
+                    if let Some(two) = back(one).filter(|&sq| origins.contains(sq)) {
+                        add(two, to, false);
+                    }
+                }
+            }
+        }
+        return;
+    }
     let reach = match role {
         Role::Knight => attacks::knight_attacks(to),
         Role::Bishop => attacks::bishop_attacks(to, occupied),
         Role::Rook => attacks::rook_attacks(to, occupied),
         Role::Queen => attacks::queen_attacks(to, occupied),
-        Role::King => attacks::king_attacks(to),
-        Role::Pawn => Bitboard::EMPTY,
+        _ => attacks::king_attacks(to),
     };
-    let maybe = ours & reach;
-    if !maybe.more_than_one() {
-        return maybe;
+    for from in reach & origins {
+        if pos.leaves_king_safe(from, to, to) {
+            found.push_move(Move::normal(from, to));
+        }
     }
-    // Several pieces see the square: keep those whose move is legal (not pinned away).
-    pos.legal_moves_to(role, Bitboard::from_square(to))
-        .iter()
-        .map(|m| m.from())
-        .collect()
+}
+
+/// Pieces of the side to move with `role` that can legally move to `to`.
+fn candidates(pos: &Position, role: Role, to: Square) -> Bitboard {
+    let mut found = Candidates::default();
+    matching_moves(pos, role, to, None, None, &mut found);
+    found.iter().map(|m| m.from()).collect()
 }
 
 fn no_move_reason(pos: &Position, role: Role, origins: Bitboard, to: Square) -> String {
