@@ -316,11 +316,25 @@ impl<R: Read> Reader<R> {
     }
 
     /// Skips whitespace and returns the next byte, without consuming it.
-    #[inline]
+    #[inline(always)]
     fn peek_after_ws(&mut self) -> io::Result<Option<u8>> {
-        if self.pos < self.end && self.buf[self.pos] > b' ' {
-            return Ok(Some(self.buf[self.pos]));
+        // Fast paths: no whitespace, or the single space between two tokens.
+        if self.pos + 1 < self.end {
+            let b = self.buf[self.pos];
+            if b > b' ' {
+                return Ok(Some(b));
+            }
+            let c = self.buf[self.pos + 1];
+            if b == b' ' && c > b' ' {
+                self.pos += 1;
+                return Ok(Some(c));
+            }
         }
+        self.skip_whitespace()
+    }
+
+    #[inline(never)]
+    fn skip_whitespace(&mut self) -> io::Result<Option<u8>> {
         loop {
             while self.pos < self.end {
                 let b = self.buf[self.pos];
@@ -434,8 +448,8 @@ impl<R: Read> Reader<R> {
 
     // ---- movetext ----
 
-    /// The common case: a one-line comment wholly in the buffer, passed on without
-    /// copying. Returns its byte range and consumes it, or `None` (nothing consumed).
+    /// The common case: a comment wholly in the buffer, passed on without copying.
+    /// Returns its byte range and consumes it, or `None` (nothing consumed).
     #[inline]
     fn comment_in_buffer(&mut self) -> io::Result<Option<(usize, usize)>> {
         const LOOKAHEAD: usize = 1024;
@@ -443,13 +457,18 @@ impl<R: Read> Reader<R> {
             self.ensure(LOOKAHEAD)?;
         }
         let start = self.pos + 1;
+        let mut line_ends = false;
         for (i, &b) in self.buf[start..self.end].iter().enumerate() {
             match b {
                 b'}' => {
+                    if line_ends {
+                        self.pos = start;
+                        self.count_lines(i);
+                    }
                     self.pos = start + i + 1;
                     return Ok(Some((start, start + i)));
                 }
-                b'\n' | b'\r' => return Ok(None),
+                b'\n' | b'\r' => line_ends = true,
                 _ => {}
             }
         }
