@@ -1,5 +1,11 @@
 //! Rating tests.
 
+mod elo;
+mod glicko2;
+mod ladder;
+mod properties;
+mod score;
+
 use caissa_rating::glicko2::{Config, Rating};
 
 fn round_to(x: f64, decimals: i32) -> f64 {
