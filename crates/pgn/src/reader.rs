@@ -167,6 +167,8 @@ pub struct Reader<R> {
     line_start: u64,
     game: u64,
     scratch: Vec<u8>,
+    /// Comments read before the current game's first tag or move.
+    pending_comments: Vec<Vec<u8>>,
     started: bool,
 }
 
@@ -191,6 +193,7 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             game: 0,
             scratch: Vec::new(),
+            pending_comments: Vec::new(),
             started: false,
         }
     }
@@ -217,7 +220,9 @@ impl<R: Read> Reader<R> {
         self.game += 1;
         visitor.begin_game(self.game);
         let mut flow = Flow::Continue;
-        while self.peek_after_ws()? == Some(b'[') {
+        let mut tags = 0;
+        while self.peek_tag()? == Some(b'[') {
+            tags += 1;
             if let Err(message) = self.read_tag(visitor)? {
                 let at = self.location();
                 visitor.error(PgnError {
@@ -234,6 +239,10 @@ impl<R: Read> Reader<R> {
             flow = visitor.end_tags();
         } else {
             self.skip_tag_lines()?;
+        }
+        // Comments before a game without tags belong to it; before tags, to no game.
+        if tags > 0 || flow == Flow::Skip {
+            self.pending_comments.clear();
         }
         if flow == Flow::Continue {
             self.read_movetext(visitor)?;
@@ -362,11 +371,24 @@ impl<R: Read> Reader<R> {
     }
 
     /// Whitespace, `%` escape lines and stray comments between games.
+    /// Whitespace, `%` escape lines and comments before a game. Comments are kept:
+    /// they belong to the next game if it has no tags.
     fn skip_between_games(&mut self) -> io::Result<()> {
+        self.pending_comments.clear();
         loop {
             match self.peek_after_ws()? {
                 Some(b'%') if self.at_line_start() => self.skip_line()?,
-                Some(b';') => self.skip_line()?,
+                Some(b';') => {
+                    self.read_line_comment()?;
+                    self.pending_comments.push(self.scratch.clone());
+                }
+                Some(b'{') => {
+                    if self.read_comment()?.is_err() {
+                        // Unclosed: the rest of the input was a comment.
+                        return Ok(());
+                    }
+                    self.pending_comments.push(self.scratch.clone());
+                }
                 _ => return Ok(()),
             }
         }
@@ -378,13 +400,20 @@ impl<R: Read> Reader<R> {
     fn read_tag<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), String>> {
         let at = self.location();
         self.pos += 1; // '['
-        self.ensure(MAX_TOKEN)?;
         let _ = self.peek_after_ws()?;
+        self.ensure(MAX_TOKEN)?;
         let start = self.pos;
-        while self.pos < self.end
+        let limit = self.end.min(start + MAX_TOKEN);
+        while self.pos < limit
             && (self.buf[self.pos].is_ascii_alphanumeric() || self.buf[self.pos] == b'_')
         {
             self.pos += 1;
+        }
+        if self.pos == start + MAX_TOKEN {
+            return Ok(Err(format!(
+                "a tag name is longer than {} bytes",
+                MAX_TOKEN - 1
+            )));
         }
         if self.pos == start {
             return Ok(Err(
@@ -440,10 +469,20 @@ impl<R: Read> Reader<R> {
 
     fn skip_tag_lines(&mut self) -> io::Result<()> {
         self.skip_line()?;
-        while self.peek_after_ws()? == Some(b'[') {
+        while self.peek_tag()? == Some(b'[') {
             self.skip_line()?;
         }
         Ok(())
+    }
+
+    /// Like `peek_after_ws`, also skipping `%` escape lines (allowed between tags).
+    fn peek_tag(&mut self) -> io::Result<Option<u8>> {
+        loop {
+            match self.peek_after_ws()? {
+                Some(b'%') if self.at_line_start() => self.skip_line()?,
+                other => return Ok(other),
+            }
+        }
     }
 
     // ---- movetext ----
@@ -538,14 +577,30 @@ impl<R: Read> Reader<R> {
         if self.end - self.pos < MAX_TOKEN {
             self.ensure(MAX_TOKEN)?;
         }
-        let bytes = &self.buf[self.pos..self.end];
+        // Only a window of MAX_TOKEN bytes, so that how the input arrives in reads
+        // never changes where a token ends.
+        let bytes = &self.buf[self.pos..self.end.min(self.pos + MAX_TOKEN)];
         Ok(bytes
             .iter()
             .position(|&b| DELIMITERS[b as usize])
             .unwrap_or(bytes.len()))
     }
 
+    /// Consumes the rest of an overlong token, whatever its length.
+    fn skip_token(&mut self) -> io::Result<()> {
+        while let Some(b) = self.peek()? {
+            if DELIMITERS[b as usize] {
+                break;
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
     fn read_movetext<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+        for comment in std::mem::take(&mut self.pending_comments) {
+            visitor.comment(RawComment(&comment));
+        }
         // Ply counters: one per open line (mainline first).
         let mut plies: Vec<u32> = vec![0];
         loop {
@@ -580,8 +635,11 @@ impl<R: Read> Reader<R> {
                     self.pos += 1;
                     let here = plies.last().copied().unwrap_or(0);
                     if visitor.begin_variation() == Flow::Skip {
-                        self.skip_variation()?;
+                        let game_over = self.skip_variation(visitor)?;
                         visitor.end_variation();
+                        if game_over {
+                            return Ok(());
+                        }
                     } else {
                         plies.push(here.saturating_sub(1));
                     }
@@ -638,9 +696,15 @@ impl<R: Read> Reader<R> {
                             message,
                         });
                         self.pos += len.max(1);
+                        self.skip_token()?;
                         return self.skip_rest_of_movetext(visitor);
                     }
                     let token = &self.buf[self.pos..self.pos + len];
+                    if token == b"e.p." || token == b"ep" {
+                        // An en-passant mark written apart from its move ("exd6 e.p.").
+                        self.pos += len;
+                        continue;
+                    }
                     if b.is_ascii_digit() {
                         if let Some(result) = result_token(token) {
                             self.pos += len;
@@ -746,35 +810,39 @@ impl<R: Read> Reader<R> {
                     visitor.result("*");
                     return Ok(());
                 }
+                b'%' if self.at_line_start() => self.skip_line()?,
                 _ => {
-                    let len = self.token_len()?.max(1);
-                    if let Some(result) =
-                        result_token(&self.buf[self.pos..self.pos + len.min(self.end - self.pos)])
-                    {
+                    let len = self.token_len()?;
+                    if let Some(result) = result_token(&self.buf[self.pos..self.pos + len]) {
                         self.pos += len;
                         visitor.result(result);
                         return Ok(());
                     }
-                    self.pos += len.min(self.end - self.pos).max(1);
+                    self.pos += len.max(1);
+                    if len == MAX_TOKEN {
+                        self.skip_token()?;
+                    }
                 }
             }
         }
     }
 
-    /// Skips a variation (its `(` already consumed), nested ones included.
-    fn skip_variation(&mut self) -> io::Result<()> {
+    /// Skips a variation (its `(` already consumed), nested ones included. Ends the
+    /// game where reading would (a result, or a `[`): returns whether it did.
+    fn skip_variation<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<bool> {
         let mut depth = 1;
         while depth > 0 {
             let Some(b) = self.peek_after_ws()? else {
-                return Ok(());
+                return Ok(true);
             };
             match b {
                 b'{' => {
                     if self.read_comment()?.is_err() {
-                        return Ok(());
+                        return Ok(true);
                     }
                 }
                 b';' => self.read_line_comment()?,
+                b'%' if self.at_line_start() => self.skip_line()?,
                 b'(' => {
                     depth += 1;
                     self.pos += 1;
@@ -783,18 +851,34 @@ impl<R: Read> Reader<R> {
                     depth -= 1;
                     self.pos += 1;
                 }
-                b'[' => return Ok(()),
-                _ => self.pos += 1,
+                b'[' => return Ok(true),
+                b'*' => {
+                    self.pos += 1;
+                    visitor.result("*");
+                    return Ok(true);
+                }
+                _ => {
+                    let len = self.token_len()?;
+                    if let Some(result) = result_token(&self.buf[self.pos..self.pos + len]) {
+                        self.pos += len;
+                        visitor.result(result);
+                        return Ok(true);
+                    }
+                    self.pos += len.max(1);
+                    if len == MAX_TOKEN {
+                        self.skip_token()?;
+                    }
+                }
             }
         }
-        Ok(())
+        Ok(false)
     }
 }
 
 /// Bytes that end a move, number or NAG token.
 static DELIMITERS: [bool; 256] = {
     let mut table = [false; 256];
-    let delimiters = b" \t\n\r{}();$[]!?";
+    let delimiters = b" \t\n\r{}();$[]!?*";
     let mut i = 0;
     while i < delimiters.len() {
         table[delimiters[i] as usize] = true;

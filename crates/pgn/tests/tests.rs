@@ -1,6 +1,12 @@
 //! Integration tests of the PGN crate, one module per topic.
 
 mod corpus;
+mod differential;
+mod errors;
+mod fuzz;
+mod grammar;
+mod roundtrip;
+mod support;
 
 #[test]
 fn corpus_games_replay_cleanly() {
