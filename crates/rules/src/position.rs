@@ -428,12 +428,30 @@ impl Position {
     #[inline]
     pub(crate) fn leaves_king_safe(&self, from: Square, to: Square, captured: Square) -> bool {
         let us = self.turn;
-        let our_king = self.king(us);
-        let king = if from == our_king { to } else { our_king };
+        let king = self.king(us);
         let removed = Bitboard::from_square(captured);
         let occupied = (self.board.occupied() & !Bitboard::from_square(from) & !removed)
             | Bitboard::from_square(to);
-        (self.board.attackers_to(king, !us, occupied) & !removed).is_empty()
+        if from == king {
+            return (self.board.attackers_to(to, !us, occupied) & !removed).is_empty();
+        }
+        // Another piece moves: a knight or pawn check must be captured, and every
+        // slider on a line to the king must stay blocked. No magic lookups needed.
+        let board = &self.board;
+        let theirs = board.by_color(!us) & !removed;
+        if (theirs
+            & ((attacks::knight_attacks(king) & board.by_role(Role::Knight))
+                | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn))))
+        .is_nonempty()
+        {
+            return false;
+        }
+        let snipers = theirs
+            & ((attacks::rook_rays(king) & board.straight_sliders())
+                | (attacks::bishop_rays(king) & board.diagonal_sliders()));
+        snipers
+            .into_iter()
+            .all(|sniper| (attacks::between(king, sniper) & occupied).is_nonempty())
     }
 
     /// Plays a move if it is legal here.

@@ -473,12 +473,27 @@ fn matching_moves(
         }
         return;
     }
+    // Sliders: look up the blocked attack set only if one of ours is on a line.
     let reach = match role {
         Role::Knight => attacks::knight_attacks(to),
+        Role::King => attacks::king_attacks(to),
+        Role::Bishop if (attacks::bishop_rays(to) & origins).is_empty() => return,
+        Role::Rook if (attacks::rook_rays(to) & origins).is_empty() => return,
         Role::Bishop => attacks::bishop_attacks(to, occupied),
         Role::Rook => attacks::rook_attacks(to, occupied),
-        Role::Queen => attacks::queen_attacks(to, occupied),
-        _ => attacks::king_attacks(to),
+        _ => {
+            let diagonal = if (attacks::bishop_rays(to) & origins).is_nonempty() {
+                attacks::bishop_attacks(to, occupied)
+            } else {
+                Bitboard::EMPTY
+            };
+            let straight = if (attacks::rook_rays(to) & origins).is_nonempty() {
+                attacks::rook_attacks(to, occupied)
+            } else {
+                Bitboard::EMPTY
+            };
+            diagonal | straight
+        }
     };
     for from in reach & origins {
         if pos.leaves_king_safe(from, to, to) {
