@@ -277,25 +277,51 @@ impl Clock {
         Ok(())
     }
 
-    /// Adds (positive) or removes (negative) time on `color`'s clock (Laws 12.9, 7.5.5).
-    /// Removing never takes the clock below zero.
-    pub fn adjust(&mut self, color: Color, delta_ms: i64) {
+    /// Time `color` has used at `now`, counting the running turn (less its delay).
+    pub fn used(&self, color: Color, now: u64) -> u64 {
+        let side = &self.sides[color.index()];
+        if self.running == Some(color) {
+            side.used_ms + self.charge(color, now).min(side.remaining_ms)
+        } else {
+            side.used_ms
+        }
+    }
+
+    /// What the running side's display would show if it could go below zero.
+    fn signed_remaining(&self, color: Color, now: u64) -> i64 {
+        let shown = self.sides[color.index()].remaining_ms as i64;
+        if self.running != Some(color) {
+            return shown;
+        }
+        let used = match self.delay_of(color) {
+            Delay::Bronstein(_) => self.elapsed(now),
+            _ => self.charge(color, now),
+        };
+        shown - used as i64
+    }
+
+    /// Adds (positive) or removes (negative) time on `color`'s clock at `now` (Laws
+    /// 12.9, 7.5.5). At most what the display shows can be removed.
+    pub fn adjust(&mut self, color: Color, delta_ms: i64, now: u64) {
+        let shown = self.remaining(color, now);
         let side = &mut self.sides[color.index()];
         if delta_ms >= 0 {
             side.remaining_ms += delta_ms as u64;
             side.credited_ms += delta_ms as u64;
         } else {
-            let take = delta_ms.unsigned_abs().min(side.remaining_ms);
+            let take = delta_ms.unsigned_abs().min(shown);
             side.remaining_ms -= take;
             side.debited_ms += take;
         }
     }
 
     /// Sets what `color`'s display shows at `now` (the arbiter correcting a clock,
-    /// Laws 6.10); the difference is booked as an adjustment.
+    /// Laws 6.10); the difference is booked as an adjustment. Time overrun on the
+    /// current turn is counted, so the display then shows exactly `ms`.
     pub fn set_remaining(&mut self, color: Color, ms: u64, now: u64) {
-        let shown = self.remaining(color, now);
-        self.adjust(color, ms as i64 - shown as i64);
+        let actual = self.signed_remaining(color, now);
+        let delta = ms as i64 - actual;
+        self.adjust(color, delta, now);
     }
 
     /// Adds an increment to every period from now on (Guidelines III.4).

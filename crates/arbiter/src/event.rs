@@ -31,6 +31,8 @@ pub struct Event {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
+    /// The game started (the moment the default time counts from, 6.7).
+    Started,
     /// A clock started running for `color` (the game start, or the first moves online).
     ClockStarted {
         /// Whose clock.
@@ -109,6 +111,11 @@ pub enum EventKind {
     /// A player under two minutes claimed the opponent cannot win by normal means
     /// (Guidelines III.5); the arbiter decides.
     NoProgressClaimed {
+        /// The claimant.
+        by: Color,
+    },
+    /// The arbiter rejected a "no progress" claim (Guidelines III.5.3).
+    NoProgressClaimRejected {
         /// The claimant.
         by: Color,
     },

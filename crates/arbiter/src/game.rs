@@ -274,6 +274,7 @@ impl Game {
     /// Starts a game at `now`; under the Laws White's clock starts at once (6.6).
     pub fn new(setup: GameSetup, now: u64) -> Result<Game, ActionError> {
         let mut game = Game::blank(setup)?;
+        game.emit(now, EventKind::Started)?;
         if game.params.clock_starts_after_plies == 0 && !game.setup.time_control.is_unlimited() {
             let color = game.line.position().turn();
             game.emit(now, EventKind::ClockStarted { color })?;
@@ -400,13 +401,20 @@ impl Game {
         }
     }
 
-    /// The moment something happens by itself if nobody acts (a flag falls), for
-    /// a server's timer.
-    pub fn next_deadline(&self) -> Option<u64> {
+    /// The next moment at or after `now` when something happens by itself if nobody
+    /// acts: a flag falls (ending the game, or, where flags must be claimed, making
+    /// the claim possible). For a server's timer.
+    pub fn next_deadline(&self, now: u64) -> Option<u64> {
         if self.finish.is_some() || self.envelope.is_some() {
             return None;
         }
-        self.clock.flag_time()
+        let flag_time = self.clock.flag_time()?;
+        if self.params.flag_must_be_claimed && flag_time <= now {
+            // Already down and waiting for a claim; only both flags down would end it.
+            let running = self.clock.running()?;
+            return self.flag_down[(!running).index()].then_some(flag_time);
+        }
+        Some(flag_time)
     }
 
     // ---- acting ----
@@ -613,14 +621,10 @@ impl Game {
                     self.clock.remaining(Color::White, now),
                     self.clock.remaining(Color::Black, now),
                 ];
-                let charged = self.clock.elapsed(now);
-                let mut used = [
-                    self.clock.side(Color::White).used_ms,
-                    self.clock.side(Color::Black).used_ms,
+                let used = [
+                    self.clock.used(Color::White, now),
+                    self.clock.used(Color::Black, now),
                 ];
-                if self.clock.running() == Some(by) {
-                    used[by.index()] += charged.min(self.clock.side(by).remaining_ms);
-                }
                 let envelope = Envelope {
                     white: self.setup.white.clone(),
                     black: self.setup.black.clone(),
@@ -733,6 +737,11 @@ impl Game {
                 let Some(by) = self.increment_request else {
                     return Err(not_allowed("no increment was requested"));
                 };
+                if self.draw_offer == Some(by) {
+                    return Err(not_allowed(
+                        "the opponent has not refused the request yet (its draw offer is open)",
+                    ));
+                }
                 self.emit(now, EventKind::IncrementAdded { ms: 5_000 })?;
                 let bonus = self.params.guidelines_iii_bonus_ms as i64;
                 self.emit(
@@ -753,6 +762,7 @@ impl Game {
                 if draw {
                     self.end(now, GameResult::Draw, Termination::ArbiterDecision)
                 } else {
+                    self.emit(now, EventKind::NoProgressClaimRejected { by })?;
                     let bonus = self.params.guidelines_iii_bonus_ms as i64;
                     self.emit(
                         now,
@@ -1029,6 +1039,11 @@ impl Game {
                 reason: format!("incorrect draw claim by {}", self.setup.name(by)),
             },
         )?;
+        // The penalty may have used up the claimant's time: the flag has fallen.
+        if penalty.0 == by && self.clock.remaining(by, now) == 0 {
+            let (result, termination) = self.flag_finish(by);
+            return self.end(now, result, termination);
+        }
         // The claim stands as a draw offer (9.1.2.3) and the written move is played (9.5.3).
         if self.draw_offer.is_none() {
             self.emit(now, EventKind::DrawOffered { by })?;
@@ -1067,14 +1082,11 @@ impl Game {
                         self.flag_down[color.index()] = true;
                     }
                     self.clock.press(*color, at).map_err(|e| e.to_string())?;
-                    self.move_clocks
-                        .push(Some(self.clock.side(*color).remaining_ms));
-                } else if self.setup.time_control.is_unlimited() {
-                    self.move_clocks.push(None);
-                } else {
-                    self.move_clocks
-                        .push(Some(self.clock.side(*color).remaining_ms));
                 }
+                // The game clock after the move, for the record (none without one).
+                let has_game_clock = !self.setup.time_control.periods.is_empty();
+                self.move_clocks
+                    .push(has_game_clock.then(|| self.clock.side(*color).remaining_ms));
                 self.sans.push(san);
                 let i = color.index();
                 if self.position().is_check() {
@@ -1099,7 +1111,7 @@ impl Game {
             EventKind::ClaimRejected { .. } => {}
             EventKind::ClockAdjusted {
                 color, delta_ms, ..
-            } => self.clock.adjust(*color, *delta_ms),
+            } => self.clock.adjust(*color, *delta_ms, at),
             EventKind::ClockSet { color, ms } => self.clock.set_remaining(*color, *ms, at),
             EventKind::Paused => self.clock.pause(at).map_err(|e| e.to_string())?,
             EventKind::Resumed => self.clock.resume(at).map_err(|e| e.to_string())?,
@@ -1110,6 +1122,8 @@ impl Game {
                 self.increment_request = None;
             }
             EventKind::NoProgressClaimed { by } => self.no_progress_claim = Some(*by),
+            EventKind::NoProgressClaimRejected { .. } => self.no_progress_claim = None,
+            EventKind::Started => {}
             EventKind::Adjourned { envelope } => {
                 self.clock.stop(at);
                 self.envelope = Some(envelope.clone());

@@ -79,6 +79,7 @@ pub enum Termination {
     /// Fivefold repetition (9.6.1).
     FivefoldRepetition,
     /// Seventy-five-move rule (9.6.2).
+    #[serde(rename = "seventyfive_moves")]
     SeventyFiveMoves,
     /// Too many illegal moves (7.5.5).
     IllegalMoves,

@@ -191,7 +191,6 @@ impl Ruleset {
                 },
                 wrong_claim: WrongClaim::OpponentBonus(60_000),
                 flag_must_be_claimed: true,
-                guidelines_iii_bonus_ms: 60_000,
                 adjournment: false,
                 ..fide
             },

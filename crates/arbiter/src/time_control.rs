@@ -213,17 +213,18 @@ impl TimeControl {
             }
             return Ok(TimeControl::correspondence(days));
         }
-        let (main, per_move) = match t.rsplit_once('/') {
-            Some((main, limit))
-                if !main.contains(':') && !limit.contains(':') && main.contains('+') =>
-            {
-                let secs: f64 = limit
+        // A per-move limit is a '/' after the last period's increment or delay mark.
+        let last_start = t.rfind(':').map_or(0, |i| i + 1);
+        let last = &t[last_start..];
+        let (main, per_move) = match last.rfind('/') {
+            Some(j) if last[..j].contains(['+', 'd', 'b']) => {
+                let secs: f64 = last[j + 1..]
                     .parse()
                     .map_err(|_| err("per-move limit must be seconds"))?;
-                (
-                    main,
-                    Some(seconds(secs).ok_or_else(|| err("per-move limit must be positive"))?),
-                )
+                let ms = seconds(secs)
+                    .filter(|&ms| ms > 0)
+                    .ok_or_else(|| err("per-move limit must be positive"))?;
+                (&t[..last_start + j], Some(ms))
             }
             _ => (t, None),
         };
@@ -242,11 +243,20 @@ impl TimeControl {
             if moves == Some(0) {
                 return Err(err("a period needs at least one move"));
             }
-            let (base, inc_delay) = match rest.split_once(['+', 'd', 'b']) {
-                Some((b, tail)) => (b, Some((rest.as_bytes()[b.len()], tail))),
-                None => (rest, None),
+            // base, then any of "+inc", "dDELAY", "bDELAY" in that order.
+            let mut pieces = rest.split_inclusive(['+', 'd', 'b']).peekable();
+            let number = |s: &str| -> Result<u64, TimeControlError> {
+                let v: f64 = s
+                    .parse()
+                    .map_err(|_| err("times must be numbers of seconds"))?;
+                seconds(v).ok_or_else(|| err("times must not be negative"))
             };
-            let base: f64 = base
+            let first = pieces.next().unwrap_or("");
+            let (base_text, mut mark) = match first.char_indices().last() {
+                Some((i, c @ ('+' | 'd' | 'b'))) => (&first[..i], Some(c)),
+                _ => (first, None),
+            };
+            let base: f64 = base_text
                 .parse()
                 .map_err(|_| err("the base time must be a number"))?;
             let base_ms =
@@ -257,17 +267,21 @@ impl TimeControl {
                 increment_ms: 0,
                 delay: Delay::None,
             };
-            if let Some((kind, tail)) = inc_delay {
-                let secs: f64 = tail
-                    .parse()
-                    .map_err(|_| err("the increment or delay must be seconds"))?;
-                let ms = seconds(secs)
-                    .ok_or_else(|| err("the increment or delay must not be negative"))?;
+            while let Some(kind) = mark {
+                let piece = pieces
+                    .next()
+                    .ok_or_else(|| err("a mark without a number"))?;
+                let (value, next) = match piece.char_indices().last() {
+                    Some((i, c @ ('+' | 'd' | 'b'))) => (&piece[..i], Some(c)),
+                    _ => (piece, None),
+                };
+                let ms = number(value)?;
                 match kind {
-                    b'+' => period.increment_ms = ms,
-                    b'd' => period.delay = Delay::Simple(ms),
+                    '+' => period.increment_ms = ms,
+                    'd' => period.delay = Delay::Simple(ms),
                     _ => period.delay = Delay::Bronstein(ms),
                 }
+                mark = next;
             }
             periods.push(period);
         }
@@ -327,11 +341,12 @@ impl fmt::Display for TimeControl {
             }
         }
         if let Some(ms) = self.per_move_ms {
-            if self.periods.len() == 1 && self.periods[0].increment_ms > 0 {
-                write!(f, "/{}", fmt_seconds(ms))?;
-            } else {
-                write!(f, "+0/{}", fmt_seconds(ms))?;
+            let last = self.periods.last();
+            let marked = last.is_some_and(|p| p.increment_ms > 0 || p.delay != Delay::None);
+            if !marked {
+                f.write_str("+0")?;
             }
+            write!(f, "/{}", fmt_seconds(ms))?;
         }
         Ok(())
     }
