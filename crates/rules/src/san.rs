@@ -138,6 +138,9 @@ impl San {
 
     /// Parses ASCII SAN without allocating (except for the error message).
     pub fn parse_ascii(text: &[u8]) -> Result<San, String> {
+        if let Some(san) = San::parse_common(text) {
+            return Ok(san);
+        }
         let mut s = text.trim_ascii();
         // Annotations, check and mate marks.
         while let [rest @ .., b'+' | b'#' | b'!' | b'?'] = s {
@@ -244,6 +247,43 @@ impl San {
             to,
             promotion,
         })
+    }
+
+    /// The shapes most moves in real files have (`e4`, `Nf3`, `exd5`, `Nxe5`, `Rad1`,
+    /// with `+` or `#`), read directly; anything else goes the general way.
+    #[inline]
+    fn parse_common(text: &[u8]) -> Option<San> {
+        let body = match text {
+            [rest @ .., b'+' | b'#'] => rest,
+            _ => text,
+        };
+        let square = |f: u8, r: u8| {
+            Some(Square::from_coords(File::from_char(f as char)?, Rank::from_char(r as char)?))
+        };
+        let piece = |c: u8| match c {
+            b'N' => Some(Role::Knight),
+            b'B' => Some(Role::Bishop),
+            b'R' => Some(Role::Rook),
+            b'Q' => Some(Role::Queen),
+            b'K' => Some(Role::King),
+            _ => None,
+        };
+        let normal = |role, file, rank, capture, to| San::Normal { role, file, rank, capture, to, promotion: None };
+        match *body {
+            [f, r] => Some(normal(Role::Pawn, None, None, false, square(f, r)?)),
+            [p, f, r] => Some(normal(piece(p)?, None, None, false, square(f, r)?)),
+            [p, b'x', f, r] if p.is_ascii_uppercase() => {
+                Some(normal(piece(p)?, None, None, true, square(f, r)?))
+            }
+            [from, b'x', f, r] => {
+                Some(normal(Role::Pawn, Some(File::from_char(from as char)?), None, true, square(f, r)?))
+            }
+            [p, d, f, r] if d.is_ascii_lowercase() => {
+                Some(normal(piece(p)?, Some(File::from_char(d as char)?), None, false, square(f, r)?))
+            }
+            [p, d, f, r] => Some(normal(piece(p)?, None, Some(Rank::from_char(d as char)?), false, square(f, r)?)),
+            _ => None,
+        }
     }
 
     /// The SAN of a legal move (without check or mate marks).
