@@ -40,8 +40,8 @@ pub struct Location {
 pub struct SanToken<'a> {
     /// The parsed move (syntax only; legality is the visitor's business).
     pub san: San,
-    /// The token as written, without suffix annotations.
-    pub text: &'a str,
+    /// The token's bytes as written, without suffix annotations.
+    pub raw: &'a [u8],
     /// Ply of the game this move would be (1 for White's first move), counted in
     /// its own line: a variation's first move has the ply of the move it replaces.
     pub ply: u32,
@@ -49,6 +49,13 @@ pub struct SanToken<'a> {
     pub depth: u32,
     /// Where the token starts.
     pub at: Location,
+}
+
+impl<'a> SanToken<'a> {
+    /// The token as written (decoded on demand: most visitors never need it).
+    pub fn text(&self) -> std::borrow::Cow<'a, str> {
+        String::from_utf8_lossy(self.raw)
+    }
 }
 
 /// A comment's bytes as read, decoded only if asked (most visitors ignore comments).
@@ -496,22 +503,15 @@ impl<R: Read> Reader<R> {
             self.ensure(LOOKAHEAD)?;
         }
         let start = self.pos + 1;
-        let mut line_ends = false;
-        for (i, &b) in self.buf[start..self.end].iter().enumerate() {
-            match b {
-                b'}' => {
-                    if line_ends {
-                        self.pos = start;
-                        self.count_lines(i);
-                    }
-                    self.pos = start + i + 1;
-                    return Ok(Some((start, start + i)));
-                }
-                b'\n' | b'\r' => line_ends = true,
-                _ => {}
-            }
+        let Some(i) = memchr::memchr(b'}', &self.buf[start..self.end]) else {
+            return Ok(None);
+        };
+        if memchr::memchr2(b'\n', b'\r', &self.buf[start..start + i]).is_some() {
+            self.pos = start;
+            self.count_lines(i);
         }
-        Ok(None)
+        self.pos = start + i + 1;
+        Ok(Some((start, start + i)))
     }
 
     fn read_comment(&mut self) -> io::Result<Result<(), String>> {
@@ -721,21 +721,18 @@ impl<R: Read> Reader<R> {
                             }
                         }
                     }
-                    let text = match std::str::from_utf8(token) {
-                        Ok(t) => t,
-                        Err(_) => {
-                            visitor.error(PgnError {
-                                game: self.game,
-                                at,
-                                ply: None,
-                                message: "a move is not valid UTF-8".into(),
-                            });
-                            self.pos += len;
-                            return self.skip_rest_of_movetext(visitor);
+                    let ply = plies.last().copied().unwrap_or(0) + 1;
+                    let parsed = if token.is_ascii() {
+                        San::parse_ascii(token).map_err(|why| {
+                            format!("{:?} is not a move: {why}", String::from_utf8_lossy(token))
+                        })
+                    } else {
+                        match std::str::from_utf8(token) {
+                            Ok(text) => San::parse(text).map_err(|e| e.to_string()),
+                            Err(_) => Err("a move is not valid UTF-8".to_string()),
                         }
                     };
-                    let ply = plies.last().copied().unwrap_or(0) + 1;
-                    match San::parse(text) {
+                    match parsed {
                         Ok(san) => {
                             if let Some(p) = plies.last_mut() {
                                 *p = ply;
@@ -743,7 +740,7 @@ impl<R: Read> Reader<R> {
                             let depth = plies.len() as u32 - 1;
                             let flow = visitor.san(SanToken {
                                 san,
-                                text,
+                                raw: token,
                                 ply,
                                 depth,
                                 at,
@@ -753,12 +750,12 @@ impl<R: Read> Reader<R> {
                                 return self.skip_rest_of_movetext(visitor);
                             }
                         }
-                        Err(e) => {
+                        Err(message) => {
                             visitor.error(PgnError {
                                 game: self.game,
                                 at,
                                 ply: Some(ply),
-                                message: e.to_string(),
+                                message,
                             });
                             self.pos += len;
                             return self.skip_rest_of_movetext(visitor);

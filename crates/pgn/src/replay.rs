@@ -129,12 +129,12 @@ impl Visitor for Replayer {
             }
             Err(e) => {
                 let message = match e {
-                    SanError::Illegal { why, .. } => format!("{} is illegal: {why}", token.text),
+                    SanError::Illegal { why, .. } => format!("{} is illegal: {why}", token.text()),
                     SanError::Ambiguous { why, .. } => {
-                        format!("{} is ambiguous: {why}", token.text)
+                        format!("{} is ambiguous: {why}", token.text())
                     }
                     SanError::Syntax { why, .. } => {
-                        format!("{:?} is not a move: {why}", token.text)
+                        format!("{:?} is not a move: {why}", token.text())
                     }
                 };
                 self.fail(token.at, Some(token.ply), message);

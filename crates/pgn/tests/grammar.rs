@@ -214,7 +214,7 @@ impl Visitor for Tokens {
     }
     fn san(&mut self, token: SanToken<'_>) -> Flow {
         self.seen
-            .push((token.text.to_string(), token.ply, token.depth));
+            .push((token.text().to_string(), token.ply, token.depth));
         Flow::Continue
     }
     fn begin_variation(&mut self) -> Flow {
@@ -844,7 +844,7 @@ fn san_tokens_carry_their_text_and_location() {
     impl Visitor for Where {
         type Output = ();
         fn san(&mut self, t: SanToken<'_>) -> Flow {
-            self.0.push((t.text.to_string(), t.at, t.san));
+            self.0.push((t.text().to_string(), t.at, t.san));
             Flow::Continue
         }
         fn error(&mut self, e: PgnError) {

@@ -258,7 +258,10 @@ impl San {
             _ => text,
         };
         let square = |f: u8, r: u8| {
-            Some(Square::from_coords(File::from_char(f as char)?, Rank::from_char(r as char)?))
+            Some(Square::from_coords(
+                File::from_char(f as char)?,
+                Rank::from_char(r as char)?,
+            ))
         };
         let piece = |c: u8| match c {
             b'N' => Some(Role::Knight),
@@ -268,20 +271,41 @@ impl San {
             b'K' => Some(Role::King),
             _ => None,
         };
-        let normal = |role, file, rank, capture, to| San::Normal { role, file, rank, capture, to, promotion: None };
+        let normal = |role, file, rank, capture, to| San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+        };
         match *body {
             [f, r] => Some(normal(Role::Pawn, None, None, false, square(f, r)?)),
             [p, f, r] => Some(normal(piece(p)?, None, None, false, square(f, r)?)),
             [p, b'x', f, r] if p.is_ascii_uppercase() => {
                 Some(normal(piece(p)?, None, None, true, square(f, r)?))
             }
-            [from, b'x', f, r] => {
-                Some(normal(Role::Pawn, Some(File::from_char(from as char)?), None, true, square(f, r)?))
-            }
-            [p, d, f, r] if d.is_ascii_lowercase() => {
-                Some(normal(piece(p)?, Some(File::from_char(d as char)?), None, false, square(f, r)?))
-            }
-            [p, d, f, r] => Some(normal(piece(p)?, None, Some(Rank::from_char(d as char)?), false, square(f, r)?)),
+            [from, b'x', f, r] => Some(normal(
+                Role::Pawn,
+                Some(File::from_char(from as char)?),
+                None,
+                true,
+                square(f, r)?,
+            )),
+            [p, d, f, r] if d.is_ascii_lowercase() => Some(normal(
+                piece(p)?,
+                Some(File::from_char(d as char)?),
+                None,
+                false,
+                square(f, r)?,
+            )),
+            [p, d, f, r] => Some(normal(
+                piece(p)?,
+                None,
+                Some(Rank::from_char(d as char)?),
+                false,
+                square(f, r)?,
+            )),
             _ => None,
         }
     }
