@@ -1,0 +1,391 @@
+//! Persistence: accounts, API tokens, games and each game's event log.
+//!
+//! A game is stored as its setup and an append-only list of events (JSON written by
+//! the arbiter); appending is a transaction, so an event is either durable or not
+//! there at all. The store knows nothing of chess: it keeps text.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+
+/// What went wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database URL is not `sqlite://<path>` (PostgreSQL comes later).
+    #[error("unsupported database URL {0:?}: expected sqlite://<path>")]
+    BadUrl(String),
+    /// A name is taken.
+    #[error("the name {0:?} is already taken")]
+    NameTaken(String),
+    /// An event with this sequence number exists: someone else appended first.
+    #[error("game {game}: event {seq} was already written")]
+    Conflict {
+        /// The game.
+        game: String,
+        /// The sequence number.
+        seq: u64,
+    },
+    /// The database failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// An account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    /// Database id.
+    pub id: i64,
+    /// The name as chosen.
+    pub name: String,
+    /// The argon2id hash of the password, if the account has one.
+    pub password_hash: Option<String>,
+    /// Creation time, ms since the Unix epoch.
+    pub created_at: i64,
+}
+
+/// A stored game: setup and events, as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The game's id.
+    pub id: String,
+    /// White's user id.
+    pub white_id: i64,
+    /// Black's user id.
+    pub black_id: i64,
+    /// The setup, as JSON.
+    pub setup: String,
+    /// Creation time, ms since the Unix epoch.
+    pub created_at: i64,
+    /// Whether the game has ended.
+    pub finished: bool,
+    /// The PGN result of a finished game.
+    pub result: Option<String>,
+    /// The events in order, as JSON.
+    pub events: Vec<String>,
+}
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if missing) the database at `url` (`sqlite://<path>`) and
+    /// applies the migrations.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .ok_or_else(|| StoreError::BadUrl(url.to_string()))?;
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("../../migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Creates an account; names are unique regardless of case.
+    pub async fn create_user(
+        &self,
+        name: &str,
+        password_hash: Option<&str>,
+        now: i64,
+    ) -> Result<User, StoreError> {
+        let result = sqlx::query(
+            "INSERT INTO users (name, name_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
+        )
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(password_hash)
+        .bind(now)
+        .execute(&self.pool)
+        .await;
+        match result {
+            Ok(done) => Ok(User {
+                id: done.last_insert_rowid(),
+                name: name.to_string(),
+                password_hash: password_hash.map(str::to_string),
+                created_at: now,
+            }),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::NameTaken(name.to_string()))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn user_from(row: &sqlx::sqlite::SqliteRow) -> Result<User, sqlx::Error> {
+        Ok(User {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            password_hash: row.try_get("password_hash")?,
+            created_at: row.try_get("created_at")?,
+        })
+    }
+
+    /// The account with this name (any case).
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
+        let row =
+            sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE name_key = ?")
+                .bind(name.to_lowercase())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| Store::user_from(&r)).transpose()?)
+    }
+
+    /// The account with this id.
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| Store::user_from(&r)).transpose()?)
+    }
+
+    /// Records an API token (by its hash) for a user.
+    pub async fn create_token(
+        &self,
+        user_id: i64,
+        token_hash: &str,
+        scopes: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tokens (token_hash, user_id, scopes, created_at) VALUES (?, ?, ?, ?)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(scopes)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The user and scopes of a token, by the token's hash.
+    pub async fn user_by_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(User, String)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT u.id, u.name, u.password_hash, u.created_at, t.scopes FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        match row {
+            None => Ok(None),
+            Some(r) => Ok(Some((Store::user_from(&r)?, r.try_get("scopes")?))),
+        }
+    }
+
+    /// Creates a game with its first events, in one transaction.
+    pub async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO games (id, white_id, black_id, setup, created_at, finished, result) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .bind(&game.id)
+            .bind(game.white_id)
+            .bind(game.black_id)
+            .bind(&game.setup)
+            .bind(game.created_at)
+            .bind(game.finished)
+            .bind(&game.result)
+            .execute(&mut *tx)
+            .await?;
+        for (seq, event) in game.events.iter().enumerate() {
+            insert_event(&mut tx, &game.id, seq as u64, event).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Appends events starting at sequence number `first_seq`, and marks the game
+    /// finished with `result` if given — all durable when this returns.
+    pub async fn append_events(
+        &self,
+        game_id: &str,
+        first_seq: u64,
+        events: &[String],
+        result: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (i, event) in events.iter().enumerate() {
+            insert_event(&mut tx, game_id, first_seq + i as u64, event).await?;
+        }
+        if let Some(result) = result {
+            sqlx::query("UPDATE games SET finished = 1, result = ? WHERE id = ?")
+                .bind(result)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// A game with all its events.
+    pub async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let row = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result FROM games WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            None => Ok(None),
+            Some(row) => Ok(Some(self.with_events(&row).await?)),
+        }
+    }
+
+    async fn with_events(&self, row: &sqlx::sqlite::SqliteRow) -> Result<StoredGame, StoreError> {
+        let id: String = row.try_get("id")?;
+        let events = sqlx::query("SELECT event FROM game_events WHERE game_id = ? ORDER BY seq")
+            .bind(&id)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| r.try_get::<String, _>("event"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(StoredGame {
+            id,
+            white_id: row.try_get("white_id")?,
+            black_id: row.try_get("black_id")?,
+            setup: row.try_get("setup")?,
+            created_at: row.try_get("created_at")?,
+            finished: row.try_get::<i64, _>("finished")? != 0,
+            result: row.try_get("result")?,
+            events,
+        })
+    }
+
+    /// Games not yet finished (to resume after a restart).
+    pub async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+        let rows = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result FROM games WHERE finished = 0 ORDER BY created_at")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            out.push(self.with_events(row).await?);
+        }
+        Ok(out)
+    }
+
+    /// A user's games, newest first.
+    pub async fn games_of_user(
+        &self,
+        user_id: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredGame>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, white_id, black_id, setup, created_at, finished, result FROM games WHERE white_id = ? OR black_id = ? ORDER BY created_at DESC LIMIT ?",
+        )
+        .bind(user_id)
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            out.push(self.with_events(row).await?);
+        }
+        Ok(out)
+    }
+}
+
+async fn insert_event(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    game_id: &str,
+    seq: u64,
+    event: &str,
+) -> Result<(), StoreError> {
+    let done = sqlx::query("INSERT INTO game_events (game_id, seq, event) VALUES (?, ?, ?)")
+        .bind(game_id)
+        .bind(seq as i64)
+        .bind(event)
+        .execute(&mut **tx)
+        .await;
+    match done {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict {
+            game: game_id.to_string(),
+            seq,
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_db(name: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("caissa-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        format!("sqlite://{}", dir.join("test.db").display())
+    }
+
+    #[tokio::test]
+    async fn events_are_appended_once_and_survive_reopening() {
+        let url = temp_db("events");
+        let store = Store::open(&url).await.unwrap();
+        let a = store.create_user("Anna", None, 1).await.unwrap();
+        let b = store.create_user("Boris", Some("hash"), 2).await.unwrap();
+        assert!(matches!(
+            store.create_user("anna", None, 3).await,
+            Err(StoreError::NameTaken(_))
+        ));
+        let game = StoredGame {
+            id: "g1".into(),
+            white_id: a.id,
+            black_id: b.id,
+            setup: "{}".into(),
+            created_at: 5,
+            finished: false,
+            result: None,
+            events: vec!["e0".into()],
+        };
+        store.create_game(&game).await.unwrap();
+        store
+            .append_events("g1", 1, &["e1".into(), "e2".into()], None)
+            .await
+            .unwrap();
+        assert!(matches!(
+            store.append_events("g1", 2, &["x".into()], None).await,
+            Err(StoreError::Conflict { seq: 2, .. })
+        ));
+        assert_eq!(store.live_games().await.unwrap().len(), 1);
+        store
+            .append_events("g1", 3, &["e3".into()], Some("1-0"))
+            .await
+            .unwrap();
+        drop(store);
+        let store = Store::open(&url).await.unwrap();
+        let back = store.game("g1").await.unwrap().unwrap();
+        assert_eq!(back.events, vec!["e0", "e1", "e2", "e3"]);
+        assert!(back.finished);
+        assert_eq!(back.result.as_deref(), Some("1-0"));
+        assert!(store.live_games().await.unwrap().is_empty());
+        assert_eq!(store.games_of_user(b.id, 10).await.unwrap().len(), 1);
+        store
+            .create_token(a.id, "h", "board:play", 9)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.user_by_token("h").await.unwrap().unwrap().0.name,
+            "Anna"
+        );
+        assert_eq!(store.user_by_name("ANNA").await.unwrap().unwrap().id, a.id);
+    }
+}
