@@ -26,6 +26,14 @@ enum Command {
     Replay(commands::replay::Args),
     /// Check every game of a PGN file (one JSON line per game), or rewrite it cleanly.
     Pgn(commands::pgn::Args),
+    /// Run the server (HTTP API compatible with the lichess Board API).
+    Serve(commands::serve::Args),
+    /// Manage accounts.
+    #[command(subcommand)]
+    User(commands::admin::UserCommand),
+    /// Manage API tokens.
+    #[command(subcommand)]
+    Token(commands::admin::TokenCommand),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +49,9 @@ fn main() -> ExitCode {
         Some(Command::Moves(args)) => commands::moves::run(args),
         Some(Command::Replay(args)) => commands::replay::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
+        Some(Command::Serve(args)) => commands::serve::run(args),
+        Some(Command::User(cmd)) => commands::admin::user(cmd),
+        Some(Command::Token(cmd)) => commands::admin::token(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,9 +1,11 @@
 //! One module per subcommand.
 
+pub mod admin;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod replay;
+pub mod serve;
 
 use anyhow::Context;
 use caissa_rules::{fen, CastlingMode, Position};

@@ -1,0 +1,488 @@
+//! HTTP handlers: the lichess Board API subset, accounts, challenges, export.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use caissa_arbiter::{Action, Game, GameSetup, Ruleset, TimeControl};
+use caissa_rules::Color;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::UnboundedReceiverStream;
+
+use crate::auth::Authed;
+use crate::error::ApiError;
+use crate::live::{now_ms, Player};
+use crate::{lichess, new_id, AppState, Challenge};
+
+/// The whole API.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/api/account", get(account))
+        .route("/api/stream/event", get(event_stream))
+        .route("/api/challenge/{username}", post(create_challenge))
+        .route("/api/challenge/{id}/accept", post(accept_challenge))
+        .route("/api/challenge/{id}/decline", post(decline_challenge))
+        .route("/api/board/game/stream/{id}", get(game_stream))
+        .route("/api/board/game/{id}/move/{mv}", post(make_move))
+        .route("/api/board/game/{id}/resign", post(resign))
+        .route("/api/board/game/{id}/abort", post(abort))
+        .route("/api/board/game/{id}/draw/{accept}", post(draw))
+        .route("/api/board/game/{id}/claim-victory", post(claim_victory))
+        .route("/game/export/{id}", get(export))
+        .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
+        .with_state(state)
+}
+
+fn ok() -> Json<Value> {
+    Json(json!({ "ok": true }))
+}
+
+fn ndjson(rx: mpsc::UnboundedReceiver<String>) -> Response {
+    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(stream),
+    )
+        .into_response()
+}
+
+async fn account(Authed(user): Authed) -> Json<Value> {
+    Json(json!({
+        "id": user.name.to_lowercase(),
+        "username": user.name,
+        "createdAt": user.created_at,
+        "perfs": {},
+        "title": null,
+    }))
+}
+
+/// Reads a form or JSON body into flat string fields.
+fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>, ApiError> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if body.is_empty() {
+        return Ok(HashMap::new());
+    }
+    if is_json {
+        let value: HashMap<String, Value> = serde_json::from_slice(body)
+            .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?;
+        Ok(value
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k,
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string()),
+                )
+            })
+            .collect())
+    } else {
+        let text = std::str::from_utf8(body)
+            .map_err(|_| ApiError::BadRequest("the body is not UTF-8".into()))?;
+        Ok(text
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                (decode(k), decode(v))
+            })
+            .collect())
+    }
+}
+
+/// Percent-decoding of a form field (`+` is a space).
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'+', _) => out.push(b' '),
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 2;
+            }
+            (b, _) => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn number(fields: &HashMap<String, String>, name: &str) -> Result<Option<u64>, ApiError> {
+    match fields.get(name) {
+        None => Ok(None),
+        Some(v) => v
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite() && *n >= 0.0 && *n <= 1e7)
+            .map(|n| Some(n as u64))
+            .ok_or_else(|| ApiError::BadRequest(format!("{name}: {v:?} is not a valid number"))),
+    }
+}
+
+fn challenge_json(c: &Challenge, direction: &str) -> Value {
+    let tc = &c.time_control;
+    let time_control = match tc.periods.first() {
+        Some(p) => {
+            json!({ "type": "clock", "limit": p.base_ms / 1000, "increment": p.increment_ms / 1000, "show": tc.to_string() })
+        }
+        None => json!({ "type": "unlimited" }),
+    };
+    json!({
+        "id": c.id,
+        "url": format!("/{}", c.id),
+        "status": "created",
+        "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name, "rating": 1500 },
+        "destUser": { "id": c.dest.name.to_lowercase(), "name": c.dest.name, "rating": 1500 },
+        "variant": { "key": "standard", "name": "Standard", "short": "Std" },
+        "rated": false,
+        "speed": lichess::speed(tc),
+        "timeControl": time_control,
+        "color": c.color,
+        "finalColor": c.color,
+        "perf": { "name": lichess::speed(tc) },
+        "direction": direction,
+    })
+}
+
+async fn create_challenge(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(username): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let f = fields(&headers, &body)?;
+    let dest = state
+        .store
+        .user_by_name(&username)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("user {username:?}")))?;
+    if dest.id == user.id {
+        return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
+    }
+    let limit = number(&f, "clock.limit")?;
+    let increment = number(&f, "clock.increment")?.unwrap_or(0);
+    let days = number(&f, "days")?;
+    let time_control = match (limit, days) {
+        (Some(limit), _) => {
+            if limit == 0 && increment == 0 {
+                return Err(ApiError::BadRequest(
+                    "clock.limit and clock.increment cannot both be 0".into(),
+                ));
+            }
+            TimeControl::fischer(limit * 1000, increment * 1000)
+        }
+        (None, Some(d)) if (1..=14).contains(&d) => TimeControl::correspondence(d as u32),
+        (None, Some(d)) => {
+            return Err(ApiError::BadRequest(format!(
+                "days: {d} is not between 1 and 14"
+            )))
+        }
+        (None, None) => TimeControl::unlimited(),
+    };
+    let color = f.get("color").cloned().unwrap_or_else(|| "random".into());
+    if !matches!(color.as_str(), "white" | "black" | "random") {
+        return Err(ApiError::BadRequest(format!(
+            "color: {color:?} must be white, black or random"
+        )));
+    }
+    let challenge = Challenge {
+        id: new_id(),
+        challenger: user,
+        dest,
+        time_control,
+        color,
+        created_at: now_ms(),
+    };
+    state.notify(
+        challenge.dest.id,
+        &json!({ "type": "challenge", "challenge": challenge_json(&challenge, "in") }),
+    );
+    let answer = challenge_json(&challenge, "out");
+    state
+        .inner
+        .challenges
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(challenge.id.clone(), challenge);
+    Ok(Json(answer))
+}
+
+fn take_challenge(state: &AppState, id: &str, user: i64) -> Result<Challenge, ApiError> {
+    let mut challenges = state
+        .inner
+        .challenges
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    match challenges.get(id) {
+        None => Err(ApiError::NotFound(format!("challenge {id}"))),
+        Some(c) if c.dest.id != user => {
+            Err(ApiError::Forbidden("this challenge is not for you".into()))
+        }
+        Some(_) => Ok(challenges.remove(id).expect("present")),
+    }
+}
+
+async fn accept_challenge(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let c = take_challenge(&state, &id, user.id)?;
+    let challenger_white = match c.color.as_str() {
+        "white" => true,
+        "black" => false,
+        _ => rand::random(),
+    };
+    let (white, black) = if challenger_white {
+        (&c.challenger, &c.dest)
+    } else {
+        (&c.dest, &c.challenger)
+    };
+    let setup = GameSetup::new(
+        &white.name,
+        &black.name,
+        Ruleset::Online,
+        c.time_control.clone(),
+    );
+    let white = Player {
+        id: white.id,
+        name: white.name.clone(),
+    };
+    let black = Player {
+        id: black.id,
+        name: black.name.clone(),
+    };
+    state.start_game(c.id, white, black, setup).await?;
+    Ok(ok())
+}
+
+async fn decline_challenge(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let c = take_challenge(&state, &id, user.id)?;
+    state.notify(
+        c.challenger.id,
+        &json!({ "type": "challengeDeclined", "challenge": challenge_json(&c, "out") }),
+    );
+    Ok(ok())
+}
+
+async fn event_stream(State(state): State<AppState>, Authed(user): Authed) -> Response {
+    let rx = state.listen(user.id);
+    // What is pending now: incoming challenges and games in progress.
+    let pending: Vec<Value> = {
+        let challenges = state
+            .inner
+            .challenges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        challenges
+            .values()
+            .filter(|c| c.dest.id == user.id)
+            .map(|c| json!({ "type": "challenge", "challenge": challenge_json(c, "in") }))
+            .collect()
+    };
+    for value in pending {
+        state.notify(user.id, &value);
+    }
+    for game in state.games_of(user.id) {
+        state.notify(
+            user.id,
+            &lichess::game_event("gameStart", &game.view(), user.id),
+        );
+    }
+    // Keep-alive: an empty line every 6 s, as lichess does.
+    let keepalive = state;
+    let user_id = user.id;
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_secs(6)).await;
+            let mut listeners = keepalive
+                .inner
+                .listeners
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let Some(senders) = listeners.get_mut(&user_id) else {
+                break;
+            };
+            senders.retain(|tx| tx.send("\n".to_string()).is_ok());
+            if senders.is_empty() {
+                listeners.remove(&user_id);
+                break;
+            }
+        }
+    });
+    ndjson(rx)
+}
+
+async fn game_stream(
+    State(state): State<AppState>,
+    Authed(_user): Authed,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let handle = state
+        .game(&id)
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut updates = handle.subscribe();
+    let first = updates.borrow_and_update().clone();
+    let _ = tx.send(format!("{}\n", lichess::game_full(&first)));
+    tokio::spawn(async move {
+        let mut finished = first.finish.is_some();
+        while !finished {
+            if updates.changed().await.is_err() {
+                break;
+            }
+            let view = updates.borrow_and_update().clone();
+            finished = view.finish.is_some();
+            if tx
+                .send(format!("{}\n", lichess::game_state(&view)))
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    Ok(ndjson(rx))
+}
+
+async fn act(
+    state: &AppState,
+    id: &str,
+    user: i64,
+    action: Action,
+) -> Result<Json<Value>, ApiError> {
+    let handle = state
+        .game(id)
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    handle.act(user, action).await.map(|()| ok())
+}
+
+async fn make_move(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path((id, mv)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let done = act(&state, &id, user.id, Action::Move { text: mv }).await?;
+    if query.get("offeringDraw").is_some_and(|v| v == "true") {
+        return act(&state, &id, user.id, Action::OfferDraw).await;
+    }
+    Ok(done)
+}
+
+async fn resign(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &id, user.id, Action::Resign).await
+}
+
+async fn abort(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &id, user.id, Action::Abort).await
+}
+
+async fn draw(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path((id, accept)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let handle = state
+        .game(&id)
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let view = handle.view();
+    let mine = if view.white.id == user.id {
+        Some(Color::White)
+    } else if view.black.id == user.id {
+        Some(Color::Black)
+    } else {
+        None
+    };
+    let Some(me) = mine else {
+        return Err(ApiError::Forbidden("you are not playing this game".into()));
+    };
+    let action = match accept.as_str() {
+        "yes" | "true" if view.draw_offer == Some(!me) => Action::AcceptDraw,
+        "yes" | "true" => Action::OfferDraw,
+        "no" | "false" => Action::DeclineDraw,
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "{other:?}: expected yes or no"
+            )))
+        }
+    };
+    act(&state, &id, user.id, action).await
+}
+
+async fn claim_victory(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(
+        &state,
+        &id,
+        user.id,
+        Action::ClaimVictory {
+            opponent_gone_ms: 0,
+        },
+    )
+    .await
+}
+
+async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let pgn = match state.game(&id) {
+        Some(handle) => handle.view().pgn.clone(),
+        None => {
+            let stored = state
+                .store
+                .game(&id)
+                .await?
+                .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+            let setup: GameSetup = serde_json::from_str(&stored.setup)
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            let events: Vec<_> = stored
+                .events
+                .iter()
+                .filter_map(|e| serde_json::from_str(e).ok())
+                .collect();
+            Game::from_events(setup, &events)
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?
+                .pgn()
+        }
+    };
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/x-chess-pgn")],
+        pgn,
+    )
+        .into_response())
+}

@@ -1,0 +1,70 @@
+//! Passwords (argon2id), API tokens (random, stored as SHA-256) and the bearer-token
+//! extractor.
+
+use argon2::password_hash::{PasswordHasher, SaltString};
+use argon2::{Argon2, PasswordHash, PasswordVerifier};
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use caissa_store::User;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crate::AppState;
+
+/// Hashes a password with argon2id and a random salt (PHC string).
+pub fn hash_password(password: &str) -> String {
+    let salt = SaltString::generate(&mut rand::rngs::OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .unwrap_or_default()
+}
+
+/// Whether `password` matches a stored PHC hash.
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+/// A new random API token (what the user keeps) and its hash (what is stored).
+pub fn new_token() -> (String, String) {
+    let mut bytes = [0u8; 24];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    let token = format!("cai_{}", hex::encode(bytes));
+    let hash = token_hash(&token);
+    (token, hash)
+}
+
+/// The stored form of a token.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The user a request's bearer token belongs to.
+pub struct Authed(pub User);
+
+impl FromRequestParts<AppState> for Authed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Authed, ApiError> {
+        let header = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or(ApiError::Unauthorized)?;
+        let token = header
+            .strip_prefix("Bearer ")
+            .ok_or(ApiError::Unauthorized)?
+            .trim();
+        match state.store.user_by_token(&token_hash(token)).await? {
+            Some((user, _scopes)) => Ok(Authed(user)),
+            None => Err(ApiError::Unauthorized),
+        }
+    }
+}

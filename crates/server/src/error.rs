@@ -1,0 +1,47 @@
+//! One error type for every handler, answered as `{"error": "..."}` with a status.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// What a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No or an unknown bearer token.
+    #[error("missing or invalid bearer token")]
+    Unauthorized,
+    /// The user may not do this (not their game, not their turn ...).
+    #[error("{0}")]
+    Forbidden(String),
+    /// Nothing with this id or name.
+    #[error("{0} not found")]
+    NotFound(String),
+    /// The request is well-formed but not allowed now, or its input is wrong.
+    #[error("{0}")]
+    BadRequest(String),
+    /// Storage failed.
+    #[error("storage: {0}")]
+    Store(#[from] caissa_store::StoreError),
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        if status.is_server_error() {
+            tracing::error!("{self}");
+        } else {
+            tracing::info!("{status}: {self}");
+        }
+        (
+            status,
+            Json(serde_json::json!({ "error": self.to_string() })),
+        )
+            .into_response()
+    }
+}

@@ -1,0 +1,264 @@
+//! The Caissa service as a library: `app(state)` is the whole HTTP API, so tests
+//! drive it on an ephemeral port with a real SQLite file.
+//!
+//! This first slice covers accounts and tokens, direct challenges, live games as
+//! actors with durable event logs (recovered after a restart without charging the
+//! downtime), and the lichess Board API endpoints a client needs to play a game.
+
+mod api;
+pub mod auth;
+mod error;
+mod lichess;
+mod live;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use caissa_arbiter::{Game, GameSetup, TimeControl};
+use caissa_store::{Store, StoredGame, User};
+use tokio::sync::mpsc;
+
+pub use api::app;
+pub use error::ApiError;
+pub use live::{now_ms, GameHandle, Player, View};
+
+/// A direct challenge waiting for an answer.
+#[derive(Clone, Debug)]
+pub struct Challenge {
+    /// Its id (the game's id once accepted).
+    pub id: String,
+    /// Who challenges.
+    pub challenger: User,
+    /// Who is challenged.
+    pub dest: User,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// `white`, `black` or `random`: the challenger's colour.
+    pub color: String,
+    /// When, ms.
+    pub created_at: u64,
+}
+
+/// Shared server state: cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub store: Store,
+    inner: Arc<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    games: Mutex<HashMap<String, GameHandle>>,
+    challenges: Mutex<HashMap<String, Challenge>>,
+    /// Open `/api/stream/event` connections per user.
+    listeners: Mutex<HashMap<i64, Vec<mpsc::UnboundedSender<String>>>>,
+}
+
+impl AppState {
+    /// State over an open store, with every unfinished game resumed.
+    pub async fn new(store: Store) -> Result<AppState, ApiError> {
+        let state = AppState {
+            store,
+            inner: Arc::default(),
+        };
+        state.recover().await?;
+        Ok(state)
+    }
+
+    async fn recover(&self) -> Result<(), ApiError> {
+        for stored in self.store.live_games().await? {
+            if let Err(e) = self.resume(stored).await {
+                tracing::error!("cannot resume a game: {e}");
+            }
+        }
+        Ok(())
+    }
+
+    async fn resume(&self, stored: StoredGame) -> Result<(), ApiError> {
+        let setup: GameSetup = serde_json::from_str(&stored.setup)
+            .map_err(|e| ApiError::BadRequest(format!("game {}: bad setup: {e}", stored.id)))?;
+        let events = stored
+            .events
+            .iter()
+            .map(|e| serde_json::from_str(e))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ApiError::BadRequest(format!("game {}: bad event: {e}", stored.id)))?;
+        let game =
+            Game::from_events(setup, &events).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let white = self.player(stored.white_id).await?;
+        let black = self.player(stored.black_id).await?;
+        self.launch(
+            stored.id,
+            white,
+            black,
+            stored.created_at as u64,
+            game,
+            true,
+        );
+        Ok(())
+    }
+
+    async fn player(&self, id: i64) -> Result<Player, ApiError> {
+        let user = self
+            .store
+            .user_by_id(id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("user {id}")))?;
+        Ok(Player {
+            id: user.id,
+            name: user.name,
+        })
+    }
+
+    fn launch(
+        &self,
+        id: String,
+        white: Player,
+        black: Player,
+        created_at: u64,
+        game: Game,
+        recovering: bool,
+    ) -> GameHandle {
+        let handle = live::spawn(
+            self.store.clone(),
+            id.clone(),
+            white,
+            black,
+            created_at,
+            game,
+            recovering,
+        );
+        self.inner
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, handle.clone());
+        // Tell both players when the game ends.
+        let state = self.clone();
+        let mut updates = handle.subscribe();
+        tokio::spawn(async move {
+            loop {
+                let view = updates.borrow_and_update().clone();
+                if view.finish.is_some() {
+                    for user in [view.white.id, view.black.id] {
+                        state.notify(user, &lichess::game_event("gameFinish", &view, user));
+                    }
+                    break;
+                }
+                if updates.changed().await.is_err() {
+                    break;
+                }
+            }
+        });
+        handle
+    }
+
+    /// Starts a new game and stores it before anyone is told.
+    pub async fn start_game(
+        &self,
+        id: String,
+        white: Player,
+        black: Player,
+        setup: GameSetup,
+    ) -> Result<GameHandle, ApiError> {
+        let now = now_ms();
+        let game =
+            Game::new(setup.clone(), now).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let stored = StoredGame {
+            id: id.clone(),
+            white_id: white.id,
+            black_id: black.id,
+            setup: serde_json::to_string(&setup).unwrap_or_default(),
+            created_at: now as i64,
+            finished: false,
+            result: None,
+            events: game
+                .events()
+                .iter()
+                .map(|e| serde_json::to_string(e).unwrap_or_default())
+                .collect(),
+        };
+        self.store.create_game(&stored).await?;
+        let handle = self.launch(id, white.clone(), black.clone(), now, game, false);
+        let view = handle.view();
+        for user in [white.id, black.id] {
+            self.notify(user, &lichess::game_event("gameStart", &view, user));
+        }
+        Ok(handle)
+    }
+
+    /// The live game with this id.
+    pub fn game(&self, id: &str) -> Option<GameHandle> {
+        self.inner
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    fn games_of(&self, user: i64) -> Vec<GameHandle> {
+        let games = self.inner.games.lock().unwrap_or_else(|e| e.into_inner());
+        games
+            .values()
+            .filter(|g| {
+                let v = g.view();
+                v.finish.is_none() && (v.white.id == user || v.black.id == user)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Sends one NDJSON line to every event stream of `user`.
+    fn notify(&self, user: i64, value: &serde_json::Value) {
+        let line = format!("{value}\n");
+        let mut listeners = self
+            .inner
+            .listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(senders) = listeners.get_mut(&user) {
+            senders.retain(|tx| tx.send(line.clone()).is_ok());
+        }
+    }
+
+    fn listen(&self, user: i64) -> mpsc::UnboundedReceiver<String> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.inner
+            .listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(user)
+            .or_default()
+            .push(tx);
+        rx
+    }
+}
+
+/// A short random id, as lichess uses for games and challenges.
+pub fn new_id() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut rng = rand::thread_rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Runs the service on `addr` with the database at `db_url` until Ctrl-C.
+pub async fn serve(
+    addr: std::net::SocketAddr,
+    db_url: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Store::open(db_url).await?;
+    let state = AppState::new(store).await?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    tracing::info!("Caissa listening on http://{}", listener.local_addr()?);
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! The JSON shapes of the lichess Board API (`gameFull`, `gameState`, `gameStart`,
+//! `gameFinish`, `challenge`), so existing clients work against Caissa.
+
+use caissa_arbiter::{GameResult, Termination, TimeControl};
+use caissa_rules::Color;
+use serde_json::{json, Value};
+
+use crate::live::{Player, View};
+
+fn player(p: &Player) -> Value {
+    json!({ "id": p.name.to_lowercase(), "name": p.name, "title": null, "rating": 1500, "provisional": true })
+}
+
+/// lichess's speed name for a time control.
+pub fn speed(tc: &TimeControl) -> &'static str {
+    use caissa_arbiter::Speed;
+    match tc.speed() {
+        Speed::Bullet => "bullet",
+        Speed::Blitz => "blitz",
+        Speed::Rapid => "rapid",
+        Speed::Classical => "classical",
+        Speed::Correspondence => "correspondence",
+        Speed::Unlimited => "unlimited",
+    }
+}
+
+fn clock(tc: &TimeControl) -> Value {
+    match tc.periods.first() {
+        Some(p) => json!({ "initial": p.base_ms, "increment": p.increment_ms }),
+        None => Value::Null,
+    }
+}
+
+/// lichess's status name for how a game stands.
+pub fn status(view: &View) -> &'static str {
+    let Some(finish) = view.finish else {
+        return "started";
+    };
+    match finish.termination {
+        Termination::Checkmate => "mate",
+        Termination::Resignation => "resign",
+        Termination::Stalemate => "stalemate",
+        Termination::TimeForfeit | Termination::TimeoutDraw => "outoftime",
+        Termination::Aborted => "aborted",
+        Termination::Abandoned => "timeout",
+        Termination::NoShow => "noStart",
+        Termination::IllegalMoves | Termination::InvalidSealedMove => "cheat",
+        Termination::ArbiterDecision => "unknownFinish",
+        _ => "draw",
+    }
+}
+
+fn winner(view: &View) -> Option<&'static str> {
+    match view.finish.map(|f| f.result) {
+        Some(GameResult::WhiteWins) => Some("white"),
+        Some(GameResult::BlackWins) => Some("black"),
+        _ => None,
+    }
+}
+
+/// The `gameState` object.
+pub fn game_state(view: &View) -> Value {
+    let tc = &view.setup.time_control;
+    let inc = tc.periods.first().map_or(0, |p| p.increment_ms);
+    let [wtime, btime] = view.clocks.unwrap_or([u64::from(u32::MAX); 2]);
+    let mut state = json!({
+        "type": "gameState",
+        "moves": view.moves.join(" "),
+        "wtime": wtime,
+        "btime": btime,
+        "winc": inc,
+        "binc": inc,
+        "status": status(view),
+        "wdraw": view.draw_offer == Some(Color::White),
+        "bdraw": view.draw_offer == Some(Color::Black),
+    });
+    if let Some(w) = winner(view) {
+        state["winner"] = json!(w);
+    }
+    state
+}
+
+/// The `gameFull` object that starts a game stream.
+pub fn game_full(view: &View) -> Value {
+    let tc = &view.setup.time_control;
+    json!({
+        "type": "gameFull",
+        "id": view.id,
+        "rated": false,
+        "variant": if view.setup.chess960 {
+            json!({ "key": "chess960", "name": "Chess960", "short": "960" })
+        } else {
+            json!({ "key": "standard", "name": "Standard", "short": "Std" })
+        },
+        "clock": clock(tc),
+        "speed": speed(tc),
+        "perf": { "name": speed(tc) },
+        "createdAt": view.created_at,
+        "white": player(&view.white),
+        "black": player(&view.black),
+        "initialFen": view.setup.fen.clone().unwrap_or_else(|| "startpos".into()),
+        "state": game_state(view),
+    })
+}
+
+/// The `game` object of `gameStart` / `gameFinish` events, for one player.
+pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
+    let color = if view.white.id == me {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let opponent = if color == Color::White {
+        &view.black
+    } else {
+        &view.white
+    };
+    json!({
+        "type": kind,
+        "game": {
+            "gameId": view.id,
+            "fullId": view.id,
+            "id": view.id,
+            "color": color.name(),
+            "fen": view.fen,
+            "isMyTurn": view.finish.is_none() && view.turn == color,
+            "lastMove": view.moves.last().cloned().unwrap_or_default(),
+            "opponent": { "id": opponent.name.to_lowercase(), "username": opponent.name, "rating": 1500 },
+            "rated": false,
+            "speed": speed(&view.setup.time_control),
+            "perf": speed(&view.setup.time_control),
+            "source": "friend",
+            "status": { "name": status(view) },
+            "variant": { "key": if view.setup.chess960 { "chess960" } else { "standard" } },
+            "hasMoved": !view.moves.is_empty(),
+            "winner": winner(view),
+        }
+    })
+}

@@ -1,0 +1,304 @@
+//! Live games: one task (actor) per game owns its `arbiter::Game`. Everything that
+//! changes a game goes through the task's mailbox; new events are stored durably
+//! before the change is acknowledged or shown to anyone.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use caissa_arbiter::{Action, ActionError, ArbiterAction, Event, Game, GameSetup, Status};
+use caissa_rules::Color;
+use caissa_store::Store;
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::error::ApiError;
+
+/// Milliseconds since the Unix epoch: the server's clock, the authority.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A player of a live game.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// User id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+}
+
+/// What everyone may see of a game at one moment.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// The game id.
+    pub id: String,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The setup.
+    pub setup: GameSetup,
+    /// When the game was created, ms.
+    pub created_at: u64,
+    /// Moves so far in UCI.
+    pub moves: Vec<String>,
+    /// Clocks at `at` (White, Black), ms; `None` without a clock.
+    pub clocks: Option<[u64; 2]>,
+    /// When this view was taken, ms.
+    pub at: u64,
+    /// The arbiter's status.
+    pub status: Status,
+    /// Result and reason when finished.
+    pub finish: Option<caissa_arbiter::Finish>,
+    /// A pending draw offer.
+    pub draw_offer: Option<Color>,
+    /// The current FEN.
+    pub fen: String,
+    /// The side to move.
+    pub turn: Color,
+    /// The PGN so far.
+    pub pgn: String,
+}
+
+enum Command {
+    Act {
+        user: i64,
+        action: Action,
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+}
+
+/// A cheap handle to a live game's task.
+#[derive(Clone)]
+pub struct GameHandle {
+    tx: mpsc::Sender<Command>,
+    view: watch::Receiver<Arc<View>>,
+}
+
+impl GameHandle {
+    /// The latest view.
+    pub fn view(&self) -> Arc<View> {
+        self.view.borrow().clone()
+    }
+
+    /// A receiver that sees every new view.
+    pub fn subscribe(&self) -> watch::Receiver<Arc<View>> {
+        self.view.clone()
+    }
+
+    /// A user acts; returns once the change is durable.
+    pub async fn act(&self, user: i64, action: Action) -> Result<(), ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Act {
+                user,
+                action,
+                reply,
+            })
+            .await
+            .map_err(|_| ApiError::BadRequest("the game is over".into()))?;
+        answer
+            .await
+            .map_err(|_| ApiError::BadRequest("the game is over".into()))?
+    }
+}
+
+struct LiveGame {
+    id: String,
+    white: Player,
+    black: Player,
+    created_at: u64,
+    game: Game,
+    persisted: usize,
+    store: Store,
+    view: watch::Sender<Arc<View>>,
+}
+
+impl LiveGame {
+    fn snapshot(&self, now: u64) -> View {
+        let game = &self.game;
+        let mut pos = *game.line().start();
+        let mut moves = Vec::with_capacity(game.line().moves().len());
+        for &m in game.line().moves() {
+            moves.push(pos.to_uci(m));
+            pos.play_unchecked(m);
+        }
+        let clock = game.clock();
+        let clocks = (!game.setup().time_control.periods.is_empty()).then(|| {
+            [
+                clock.remaining(Color::White, now),
+                clock.remaining(Color::Black, now),
+            ]
+        });
+        View {
+            id: self.id.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            setup: game.setup().clone(),
+            created_at: self.created_at,
+            moves,
+            clocks,
+            at: now,
+            status: game.status(),
+            finish: game.finish(),
+            draw_offer: game.draw_offer(),
+            fen: game.position().fen(),
+            turn: game.position().turn(),
+            pgn: game.pgn(),
+        }
+    }
+
+    /// Stores events not yet stored; on failure, forgets them (the game goes back to
+    /// what is durable) so nothing unacknowledged is ever shown.
+    async fn persist(&mut self) -> Result<(), ApiError> {
+        let events = self.game.events();
+        if events.len() == self.persisted {
+            return Ok(());
+        }
+        let new: Vec<String> = events[self.persisted..]
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap_or_default())
+            .collect();
+        let result = self.game.finish().map(|f| f.result.pgn());
+        match self
+            .store
+            .append_events(&self.id, self.persisted as u64, &new, result)
+            .await
+        {
+            Ok(()) => {
+                self.persisted = self.game.events().len();
+                Ok(())
+            }
+            Err(e) => {
+                let durable = self.game.events()[..self.persisted].to_vec();
+                if let Ok(game) = Game::from_events(self.game.setup().clone(), &durable) {
+                    self.game = game;
+                }
+                Err(e.into())
+            }
+        }
+    }
+
+    fn publish(&self) {
+        let _ = self.view.send(Arc::new(self.snapshot(now_ms())));
+    }
+
+    fn color_of(&self, user: i64) -> Option<Color> {
+        if user == self.white.id {
+            Some(Color::White)
+        } else if user == self.black.id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    async fn handle(&mut self, user: i64, action: Action) -> Result<(), ApiError> {
+        let color = self
+            .color_of(user)
+            .ok_or_else(|| ApiError::Forbidden("you are not playing this game".into()))?;
+        let outcome = self.game.act(color, action, now_ms());
+        self.persist().await?;
+        outcome.map_err(|e| match e {
+            ActionError::GameOver => ApiError::BadRequest("the game is over".into()),
+            other => ApiError::BadRequest(other.to_string()),
+        })
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        loop {
+            if self.game.finish().is_some() {
+                break;
+            }
+            let deadline = self.game.next_deadline(now_ms());
+            let sleep = async {
+                match deadline {
+                    Some(at) => {
+                        let wait = at.saturating_sub(now_ms());
+                        tokio::time::sleep(std::time::Duration::from_millis(wait)).await
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                command = rx.recv() => {
+                    let Some(Command::Act { user, action, reply }) = command else { break };
+                    let before = self.game.events().len();
+                    let result = self.handle(user, action).await;
+                    if self.game.events().len() != before {
+                        self.publish();
+                    }
+                    let _ = reply.send(result);
+                }
+                () = sleep => {
+                    if self.game.tick(now_ms()).is_ok() && self.persist().await.is_ok() {
+                        self.publish();
+                    }
+                }
+            }
+        }
+        self.publish();
+    }
+}
+
+/// Starts a game's task. `events` are its stored events (all of them); `recovering`
+/// means the server was down: the time since the last event is not charged.
+pub fn spawn(
+    store: Store,
+    id: String,
+    white: Player,
+    black: Player,
+    created_at: u64,
+    mut game: Game,
+    recovering: bool,
+) -> GameHandle {
+    let persisted = game.events().len();
+    if recovering
+        && game.finish().is_none()
+        && game.clock().running().is_some()
+        && !game.clock().is_paused()
+    {
+        // Freeze the clock at the last stored event and restart it now.
+        let last = game.events().last().map_or(0, |e: &Event| e.at);
+        let now = now_ms().max(last);
+        if game.arbiter(ArbiterAction::Pause, last).is_ok() {
+            let _ = game.arbiter(ArbiterAction::Resume, now);
+        }
+        // These two events are stored by the task's first persist.
+    }
+    let (view_tx, view_rx) = watch::channel(Arc::new(View {
+        id: id.clone(),
+        white: white.clone(),
+        black: black.clone(),
+        setup: game.setup().clone(),
+        created_at,
+        moves: Vec::new(),
+        clocks: None,
+        at: 0,
+        status: game.status(),
+        finish: game.finish(),
+        draw_offer: None,
+        fen: String::new(),
+        turn: Color::White,
+        pgn: String::new(),
+    }));
+    let (tx, rx) = mpsc::channel(64);
+    let mut live = LiveGame {
+        id,
+        white,
+        black,
+        created_at,
+        game,
+        persisted,
+        store,
+        view: view_tx,
+    };
+    live.publish();
+    tokio::spawn(async move {
+        let _ = live.persist().await;
+        live.publish();
+        live.run(rx).await;
+    });
+    GameHandle { tx, view: view_rx }
+}

@@ -1,0 +1,283 @@
+//! End-to-end tests: the real server on an ephemeral port with a real SQLite file,
+//! driven over HTTP like a lichess Board API client.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use caissa_server::{app, auth, AppState};
+use caissa_store::Store;
+use futures_util::StreamExt;
+use serde_json::Value;
+
+struct Server {
+    addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    async fn start(db: &str) -> Server {
+        let store = Store::open(db).await.unwrap();
+        let state = AppState::new(store).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app(state)).await.unwrap();
+        });
+        Server { addr, task }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+}
+
+fn temp_db(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("caissa-server-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    format!("sqlite://{}", dir.join("caissa.db").display())
+}
+
+async fn user_with_token(db: &str, name: &str) -> String {
+    let store = Store::open(db).await.unwrap();
+    let user = store
+        .create_user(name, Some(&auth::hash_password("secret")), 0)
+        .await
+        .unwrap();
+    let (token, hash) = auth::new_token();
+    store
+        .create_token(user.id, &hash, "board:play", 0)
+        .await
+        .unwrap();
+    token
+}
+
+async fn post(
+    client: &reqwest::Client,
+    url: String,
+    token: &str,
+    form: &[(&str, &str)],
+) -> (u16, Value) {
+    let resp = client
+        .post(url)
+        .bearer_auth(token)
+        .form(form)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status().as_u16();
+    let body = resp.json::<Value>().await.unwrap_or(Value::Null);
+    (status, body)
+}
+
+/// Reads NDJSON lines (skipping keep-alives) until `done` says stop.
+async fn read_lines(resp: reqwest::Response, mut done: impl FnMut(&Value) -> bool) -> Vec<Value> {
+    let mut stream = resp.bytes_stream();
+    let mut buffer = Vec::new();
+    let mut lines = Vec::new();
+    loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("stream stalled");
+        let Some(chunk) = chunk else { return lines };
+        buffer.extend_from_slice(&chunk.unwrap());
+        while let Some(i) = buffer.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = buffer.drain(..=i).collect();
+            let text = String::from_utf8_lossy(&line).trim().to_string();
+            if text.is_empty() {
+                continue;
+            }
+            let value: Value = serde_json::from_str(&text).unwrap();
+            let stop = done(&value);
+            lines.push(value);
+            if stop {
+                return lines;
+            }
+        }
+    }
+}
+
+async fn challenge_and_accept(
+    server: &Server,
+    client: &reqwest::Client,
+    a: &str,
+    b: &str,
+    b_name: &str,
+) -> String {
+    let (status, challenge) = post(
+        client,
+        server.url(&format!("/api/challenge/{b_name}")),
+        a,
+        &[
+            ("clock.limit", "300"),
+            ("clock.increment", "2"),
+            ("color", "white"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    let (status, body) = post(
+        client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        b,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+#[tokio::test]
+async fn a_game_to_checkmate_over_the_board_api() {
+    let db = temp_db("mate");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+
+    let account: Value = client
+        .get(server.url("/api/account"))
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(account["username"], "Anna");
+    let unauthorized = client.get(server.url("/api/account")).send().await.unwrap();
+    assert_eq!(unauthorized.status().as_u16(), 401);
+
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "boris").await;
+    let stream = client
+        .get(server.url(&format!("/api/board/game/stream/{id}")))
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap();
+
+    for (token, mv) in [(&anna, "f2f3"), (&boris, "e7e5"), (&anna, "g2g4")] {
+        let (status, body) = post(
+            &client,
+            server.url(&format!("/api/board/game/{id}/move/{mv}")),
+            token,
+            &[],
+        )
+        .await;
+        assert_eq!(status, 200, "{mv}: {body}");
+    }
+    // Out of turn and illegal moves are refused with a clear error.
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/e2e4")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("turn"), "{body}");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/d8d4")),
+        &boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let (status, _) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/d8h4")),
+        &boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    let lines = read_lines(stream, |v| {
+        v["status"] == "mate" || v["state"]["status"] == "mate"
+    })
+    .await;
+    assert_eq!(lines[0]["type"], "gameFull");
+    assert_eq!(lines[0]["white"]["name"], "Anna");
+    let last = lines.last().unwrap();
+    let state = if last["type"] == "gameFull" {
+        &last["state"]
+    } else {
+        last
+    };
+    assert_eq!(state["moves"], "f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(state["winner"], "black");
+
+    let pgn = client
+        .get(server.url(&format!("/game/export/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("Qh4#"), "{pgn}");
+    assert!(pgn.contains("%clk"), "{pgn}");
+    server.task.abort();
+}
+
+#[tokio::test]
+async fn acknowledged_moves_survive_a_crash_and_the_game_goes_on() {
+    let db = temp_db("crash");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let client = reqwest::Client::new();
+    let server = Server::start(&db).await;
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
+    for (token, mv) in [(&anna, "e2e4"), (&boris, "e7e5")] {
+        let (status, _) = post(
+            &client,
+            server.url(&format!("/api/board/game/{id}/move/{mv}")),
+            token,
+            &[],
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    // The server dies without any shutdown; a new one starts on the same file.
+    server.task.abort();
+    let server = Server::start(&db).await;
+    let stream = client
+        .get(server.url(&format!("/api/board/game/stream/{id}")))
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap();
+    let lines = read_lines(stream, |v| v["type"] == "gameFull").await;
+    assert_eq!(lines[0]["state"]["moves"], "e2e4 e7e5");
+    assert_eq!(lines[0]["state"]["status"], "started");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/g1f3")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/resign")),
+        &boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let pgn = client
+        .get(server.url(&format!("/game/export/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4") && pgn.contains("2. Nf3"), "{pgn}");
+    server.task.abort();
+}
