@@ -79,13 +79,10 @@ fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>, 
             .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?;
         Ok(value
             .into_iter()
+            .filter(|(_, v)| !v.is_null())
             .map(|(k, v)| {
-                (
-                    k,
-                    v.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| v.to_string()),
-                )
+                let text = v.as_str().map(str::to_string);
+                (k, text.unwrap_or_else(|| v.to_string()))
             })
             .collect())
     } else {
@@ -458,9 +455,10 @@ async fn claim_victory(
 async fn export(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let pgn = match state.game(&id) {
-        Some(handle) => handle.view().pgn.clone(),
+    let view = match state.game(&id) {
+        Some(handle) => handle.view(),
         None => {
             let stored = state
                 .store
@@ -474,15 +472,31 @@ async fn export(
                 .iter()
                 .filter_map(|e| serde_json::from_str(e).ok())
                 .collect();
-            Game::from_events(setup, &events)
-                .map_err(|e| ApiError::BadRequest(e.to_string()))?
-                .pgn()
+            let game = Game::from_events(setup, &events)
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            let white = state.player(stored.white_id).await?;
+            let black = state.player(stored.black_id).await?;
+            std::sync::Arc::new(crate::live::view_of(
+                &id,
+                white,
+                black,
+                stored.created_at as u64,
+                &game,
+                now_ms(),
+            ))
         }
     };
+    let wants_json = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/json"));
+    if wants_json {
+        return Ok(Json(lichess::game_json(&view)).into_response());
+    }
     Ok((
         StatusCode::OK,
         [(header::CONTENT_TYPE, "application/x-chess-pgn")],
-        pgn,
+        view.pgn.clone(),
     )
         .into_response())
 }

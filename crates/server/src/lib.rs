@@ -99,7 +99,7 @@ impl AppState {
         Ok(())
     }
 
-    async fn player(&self, id: i64) -> Result<Player, ApiError> {
+    pub(crate) async fn player(&self, id: i64) -> Result<Player, ApiError> {
         let user = self
             .store
             .user_by_id(id)

@@ -137,3 +137,28 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
         }
     })
 }
+
+/// A game as `/game/export/{id}` returns it in JSON.
+pub fn game_json(view: &View) -> Value {
+    let tc = &view.setup.time_control;
+    let mut game = json!({
+        "id": view.id,
+        "rated": false,
+        "variant": if view.setup.chess960 { "chess960" } else { "standard" },
+        "speed": speed(tc),
+        "perf": speed(tc),
+        "createdAt": view.created_at,
+        "status": status(view),
+        "players": {
+            "white": { "user": { "name": view.white.name, "id": view.white.name.to_lowercase() }, "rating": 1500 },
+            "black": { "user": { "name": view.black.name, "id": view.black.name.to_lowercase() }, "rating": 1500 },
+        },
+        "moves": view.moves.join(" "),
+        "pgn": view.pgn,
+        "clock": clock(tc),
+    });
+    if let Some(w) = winner(view) {
+        game["winner"] = json!(w);
+    }
+    game
+}

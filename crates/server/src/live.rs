@@ -61,6 +61,46 @@ pub struct View {
     pub pgn: String,
 }
 
+/// What a game looks like at `now`.
+pub fn view_of(
+    id: &str,
+    white: Player,
+    black: Player,
+    created_at: u64,
+    game: &Game,
+    now: u64,
+) -> View {
+    let mut pos = *game.line().start();
+    let mut moves = Vec::with_capacity(game.line().moves().len());
+    for &m in game.line().moves() {
+        moves.push(pos.to_uci(m));
+        pos.play_unchecked(m);
+    }
+    let clock = game.clock();
+    let clocks = (!game.setup().time_control.periods.is_empty()).then(|| {
+        [
+            clock.remaining(Color::White, now),
+            clock.remaining(Color::Black, now),
+        ]
+    });
+    View {
+        id: id.to_string(),
+        white,
+        black,
+        setup: game.setup().clone(),
+        created_at,
+        moves,
+        clocks,
+        at: now,
+        status: game.status(),
+        finish: game.finish(),
+        draw_offer: game.draw_offer(),
+        fen: game.position().fen(),
+        turn: game.position().turn(),
+        pgn: game.pgn(),
+    }
+}
+
 enum Command {
     Act {
         user: i64,
@@ -117,36 +157,14 @@ struct LiveGame {
 
 impl LiveGame {
     fn snapshot(&self, now: u64) -> View {
-        let game = &self.game;
-        let mut pos = *game.line().start();
-        let mut moves = Vec::with_capacity(game.line().moves().len());
-        for &m in game.line().moves() {
-            moves.push(pos.to_uci(m));
-            pos.play_unchecked(m);
-        }
-        let clock = game.clock();
-        let clocks = (!game.setup().time_control.periods.is_empty()).then(|| {
-            [
-                clock.remaining(Color::White, now),
-                clock.remaining(Color::Black, now),
-            ]
-        });
-        View {
-            id: self.id.clone(),
-            white: self.white.clone(),
-            black: self.black.clone(),
-            setup: game.setup().clone(),
-            created_at: self.created_at,
-            moves,
-            clocks,
-            at: now,
-            status: game.status(),
-            finish: game.finish(),
-            draw_offer: game.draw_offer(),
-            fen: game.position().fen(),
-            turn: game.position().turn(),
-            pgn: game.pgn(),
-        }
+        view_of(
+            &self.id,
+            self.white.clone(),
+            self.black.clone(),
+            self.created_at,
+            &self.game,
+            now,
+        )
     }
 
     /// Stores events not yet stored; on failure, forgets them (the game goes back to

@@ -1,0 +1,168 @@
+//! The server as a process: `caissa serve` with accounts made by `caissa user
+//! create` and `caissa token create`, driven by a real lichess client (the Python
+//! `berserk` package, installed by the test script) and killed with SIGKILL.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_caissa");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("caissa-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn db_url(dir: &Path) -> String {
+    format!("sqlite://{}", dir.join("caissa.db").display())
+}
+
+fn caissa(args: &[&str]) -> String {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "caissa {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+struct ServerProcess(Child);
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(db: &str, port: u16) -> ServerProcess {
+    let child = Command::new(BIN)
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    ServerProcess(child)
+}
+
+fn account_with_token(db: &str, name: &str) -> String {
+    caissa(&["user", "create", name, "--password", "secret", "--db", db]);
+    let out = caissa(&["token", "create", name, "--db", db]);
+    out.lines().last().unwrap().trim().to_string()
+}
+
+/// A tiny HTTP/1.1 client, enough for form POSTs and GETs in these tests.
+fn http(port: u16, method: &str, path: &str, token: &str, body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+#[test]
+fn berserk_plays_a_whole_game_against_caissa() {
+    let dir = temp_dir("berserk");
+    let db = db_url(&dir);
+    let white = account_with_token(&db, "Anna");
+    let black = account_with_token(&db, "Boris");
+    let port = free_port();
+    let _server = start(&db, port);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/berserk_game.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .args([&format!("http://127.0.0.1:{port}"), &white, &black, "Boris"])
+        .output()
+        .expect("python3 with the berserk package is needed (scripts/test.sh installs it)");
+    assert!(
+        out.status.success(),
+        "berserk failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn sigkill_loses_no_acknowledged_move() {
+    let dir = temp_dir("sigkill");
+    let db = db_url(&dir);
+    let white = account_with_token(&db, "Anna");
+    let black = account_with_token(&db, "Boris");
+    let port = free_port();
+    let server = start(&db, port);
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/challenge/Boris",
+        &white,
+        "clock.limit=600&clock.increment=5&color=white",
+    );
+    assert_eq!(status, 200, "{body}");
+    let challenge: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = challenge["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        http(
+            port,
+            "POST",
+            &format!("/api/challenge/{id}/accept"),
+            &black,
+            ""
+        )
+        .0,
+        200
+    );
+    let moves = ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4"];
+    for (i, mv) in moves.iter().enumerate() {
+        let token = if i % 2 == 0 { &white } else { &black };
+        let (status, body) = http(
+            port,
+            "POST",
+            &format!("/api/board/game/{id}/move/{mv}"),
+            token,
+            "",
+        );
+        assert_eq!(status, 200, "{mv}: {body}");
+    }
+    // SIGKILL: no shutdown code runs at all.
+    let mut server = server;
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    drop(server);
+    let _server = start(&db, port);
+    let (status, pgn) = http(port, "GET", &format!("/game/export/{id}"), &white, "");
+    assert_eq!(status, 200);
+    assert!(pgn.contains("1. e4 {") && pgn.contains("3. d4 {"), "{pgn}");
+    // The game goes on where it was.
+    let (status, body) = http(
+        port,
+        "POST",
+        &format!("/api/board/game/{id}/move/c5d4"),
+        &black,
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+}
