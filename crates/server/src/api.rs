@@ -38,6 +38,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/board/game/{id}/draw/{accept}", post(draw))
         .route("/api/board/game/{id}/claim-victory", post(claim_victory))
         .route("/game/export/{id}", get(export))
+        .route("/api/games/user/{username}", get(user_games))
+        .route("/metrics", get(metrics))
+        .route("/api/openapi.json", get(openapi))
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .with_state(state)
 }
@@ -369,6 +372,7 @@ async fn act(
     user: i64,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
+    state.count_action();
     let handle = state
         .game(id)
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
@@ -499,4 +503,86 @@ async fn export(
         view.pgn.clone(),
     )
         .into_response())
+}
+
+async fn user_games(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let user = state
+        .store
+        .user_by_name(&username)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("user {username:?}")))?;
+    let max = match query.get("max") {
+        None => 100,
+        Some(m) => m
+            .parse::<i64>()
+            .ok()
+            .filter(|m| (1..=10_000).contains(m))
+            .ok_or_else(|| {
+                ApiError::BadRequest(format!("max: {m:?} must be a number from 1 to 10000"))
+            })?,
+    };
+    let ndjson = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/x-ndjson"));
+    let mut body = String::new();
+    for stored in state.store.games_of_user(user.id, max).await? {
+        let setup: GameSetup =
+            serde_json::from_str(&stored.setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let events: Vec<_> = stored
+            .events
+            .iter()
+            .filter_map(|e| serde_json::from_str(e).ok())
+            .collect();
+        let Ok(game) = Game::from_events(setup, &events) else {
+            continue;
+        };
+        let white = state.player(stored.white_id).await?;
+        let black = state.player(stored.black_id).await?;
+        let view = crate::live::view_of(
+            &stored.id,
+            white,
+            black,
+            stored.created_at as u64,
+            &game,
+            now_ms(),
+        );
+        if ndjson {
+            body.push_str(&lichess::game_json(&view).to_string());
+            body.push('\n');
+        } else {
+            body.push_str(&view.pgn);
+            body.push('\n');
+        }
+    }
+    let content_type = if ndjson {
+        "application/x-ndjson"
+    } else {
+        "application/x-chess-pgn"
+    };
+    Ok(([(header::CONTENT_TYPE, content_type)], body).into_response())
+}
+
+async fn metrics(State(state): State<AppState>) -> Response {
+    let (live, total) = state.game_counts();
+    let text = format!(
+        "# HELP caissa_live_games Games being played now.\n# TYPE caissa_live_games gauge\ncaissa_live_games {live}\n\
+         # HELP caissa_games_loaded Games held in memory.\n# TYPE caissa_games_loaded gauge\ncaissa_games_loaded {total}\n\
+         # HELP caissa_actions_total Player actions handled.\n# TYPE caissa_actions_total counter\ncaissa_actions_total {}\n",
+        state.actions()
+    );
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}
+
+async fn openapi() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+        .into_response()
 }

@@ -49,6 +49,7 @@ pub struct AppState {
 
 #[derive(Default)]
 struct Inner {
+    actions: std::sync::atomic::AtomicU64,
     games: Mutex<HashMap<String, GameHandle>>,
     challenges: Mutex<HashMap<String, Challenge>>,
     /// Open `/api/stream/event` connections per user.
@@ -186,6 +187,25 @@ impl AppState {
             self.notify(user, &lichess::game_event("gameStart", &view, user));
         }
         Ok(handle)
+    }
+
+    fn count_action(&self) {
+        self.inner
+            .actions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn actions(&self) -> u64 {
+        self.inner
+            .actions
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// (games being played, games held in memory).
+    fn game_counts(&self) -> (usize, usize) {
+        let games = self.inner.games.lock().unwrap_or_else(|e| e.into_inner());
+        let live = games.values().filter(|g| g.view().finish.is_none()).count();
+        (live, games.len())
     }
 
     /// The live game with this id.

@@ -281,3 +281,85 @@ async fn acknowledged_moves_survive_a_crash_and_the_game_goes_on() {
     assert!(pgn.contains("1. e4") && pgn.contains("2. Nf3"), "{pgn}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn the_server_calls_a_fallen_flag_by_itself() {
+    let db = temp_db("flag");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[
+            ("clock.limit", "1"),
+            ("clock.increment", "0"),
+            ("color", "white"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    post(
+        &client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        &boris,
+        &[],
+    )
+    .await;
+    let stream = client
+        .get(server.url(&format!("/api/board/game/stream/{id}")))
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap();
+    // Online, the clock starts after both first moves; then White has one second and
+    // nobody sends anything.
+    for (token, mv) in [(&anna, "e2e4"), (&boris, "e7e5")] {
+        let (status, body) = post(
+            &client,
+            server.url(&format!("/api/board/game/{id}/move/{mv}")),
+            token,
+            &[],
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let lines = read_lines(stream, |v| v["status"] == "outoftime").await;
+    let last = lines.last().unwrap();
+    assert_eq!(last["winner"], "black");
+    assert_eq!(last["wtime"], 0);
+    // The user's games, as NDJSON and as PGN.
+    let ndjson = client
+        .get(server.url("/api/games/user/anna"))
+        .header("Accept", "application/x-ndjson")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let game: Value = serde_json::from_str(ndjson.lines().next().unwrap()).unwrap();
+    assert_eq!(game["status"], "outoftime");
+    let pgn = client
+        .get(server.url("/api/games/user/anna"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+    let metrics = client
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(metrics.contains("caissa_actions_total 2"), "{metrics}");
+    server.task.abort();
+}
