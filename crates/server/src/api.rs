@@ -28,6 +28,7 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/account", get(account))
         .route("/api/stream/event", get(event_stream))
+        .route("/api/board/seek", post(seek))
         .route("/api/challenge/{username}", post(create_challenge))
         .route("/api/challenge/{id}/accept", post(accept_challenge))
         .route("/api/challenge/{id}/decline", post(decline_challenge))
@@ -585,4 +586,66 @@ async fn openapi() -> Response {
         include_str!("openapi.json"),
     )
         .into_response()
+}
+
+/// `POST /api/board/seek`: real-time seeks (`time` minutes, `increment` seconds) keep
+/// the request open, sending an empty line every few seconds, until paired;
+/// correspondence seeks (`days`) answer with the seek's id at once.
+async fn seek(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let f = fields(&headers, &body)?;
+    let color = f.get("color").cloned().unwrap_or_else(|| "random".into());
+    if !matches!(color.as_str(), "white" | "black" | "random") {
+        return Err(ApiError::BadRequest(format!(
+            "color: {color:?} must be white, black or random"
+        )));
+    }
+    let time_control = match (number(&f, "time")?, number(&f, "days")?) {
+        (Some(minutes), _) => {
+            let increment = number(&f, "increment")?.unwrap_or(0);
+            if minutes > 180 || increment > 180 || (minutes == 0 && increment == 0) {
+                return Err(ApiError::BadRequest(
+                    "time must be 0-180 minutes and increment 0-180 s, not both 0".into(),
+                ));
+            }
+            TimeControl::fischer(minutes * 60_000, increment * 1000)
+        }
+        (None, Some(days)) if [1, 2, 3, 5, 7, 10, 14].contains(&days) => {
+            TimeControl::correspondence(days as u32)
+        }
+        (None, Some(days)) => {
+            return Err(ApiError::BadRequest(format!(
+                "days: {days} must be 1, 2, 3, 5, 7, 10 or 14"
+            )))
+        }
+        (None, None) => {
+            return Err(ApiError::BadRequest(
+                "give time and increment, or days".into(),
+            ))
+        }
+    };
+    let correspondence = time_control.periods.is_empty();
+    let (id, wait) = state.seek(user, time_control, color).await?;
+    let Some(mut wait) = wait.filter(|_| !correspondence) else {
+        return Ok(Json(json!({ "id": id })).into_response());
+    };
+    let (tx, rx) = mpsc::unbounded_channel::<String>();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = &mut wait => break,
+                () = tokio::time::sleep(Duration::from_secs(3)) => {
+                    if tx.send("\n".to_string()).is_err() {
+                        state.cancel_seek(&id);
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Ok(ndjson(rx))
 }

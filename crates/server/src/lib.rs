@@ -47,8 +47,23 @@ pub struct AppState {
     inner: Arc<Inner>,
 }
 
+/// An open seek: someone waiting for any opponent with the same time control.
+pub struct Seek {
+    /// Its id.
+    pub id: String,
+    /// Who seeks.
+    pub user: User,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// `white`, `black` or `random`.
+    pub color: String,
+    /// Told when the seek is taken, so the seeker's request ends.
+    done: tokio::sync::oneshot::Sender<()>,
+}
+
 #[derive(Default)]
 struct Inner {
+    seeks: Mutex<Vec<Seek>>,
     actions: std::sync::atomic::AtomicU64,
     games: Mutex<HashMap<String, GameHandle>>,
     challenges: Mutex<HashMap<String, Challenge>>,
@@ -253,6 +268,81 @@ impl AppState {
             .or_default()
             .push(tx);
         rx
+    }
+}
+
+impl AppState {
+    /// Places a seek, or pairs it with a waiting one of the same time control from
+    /// another user (the game starts at once). Returns the seek's id and, if it
+    /// waits, a receiver that fires when it is taken.
+    pub async fn seek(
+        &self,
+        user: User,
+        time_control: TimeControl,
+        color: String,
+    ) -> Result<(String, Option<tokio::sync::oneshot::Receiver<()>>), ApiError> {
+        let matched = {
+            let mut seeks = self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner());
+            let compatible = |s: &Seek| {
+                s.user.id != user.id
+                    && s.time_control == time_control
+                    && !(s.color == color && color != "random")
+            };
+            seeks.iter().position(compatible).map(|i| seeks.remove(i))
+        };
+        let id = new_id();
+        let Some(other) = matched else {
+            let (done, wait) = tokio::sync::oneshot::channel();
+            let seek = Seek {
+                id: id.clone(),
+                user,
+                time_control,
+                color,
+                done,
+            };
+            self.inner
+                .seeks
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(seek);
+            return Ok((id, Some(wait)));
+        };
+        let other_white = match (other.color.as_str(), color.as_str()) {
+            ("white", _) | (_, "black") => true,
+            ("black", _) | (_, "white") => false,
+            _ => rand::random(),
+        };
+        let (white, black) = if other_white {
+            (&other.user, &user)
+        } else {
+            (&user, &other.user)
+        };
+        let setup = GameSetup::new(
+            &white.name,
+            &black.name,
+            caissa_arbiter::Ruleset::Online,
+            time_control,
+        );
+        let white = Player {
+            id: white.id,
+            name: white.name.clone(),
+        };
+        let black = Player {
+            id: black.id,
+            name: black.name.clone(),
+        };
+        self.start_game(id.clone(), white, black, setup).await?;
+        let _ = other.done.send(());
+        Ok((id, None))
+    }
+
+    /// Withdraws a seek (its seeker went away).
+    pub fn cancel_seek(&self, id: &str) {
+        self.inner
+            .seeks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|s| s.id != id);
     }
 }
 

@@ -363,3 +363,62 @@ async fn the_server_calls_a_fallen_flag_by_itself() {
     assert!(metrics.contains("caissa_actions_total 2"), "{metrics}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn two_seeks_with_the_same_clock_make_a_game() {
+    let db = temp_db("seek");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let events = client
+        .get(server.url("/api/stream/event"))
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap();
+    // Anna's seek waits (the request stays open); Boris's matches it.
+    let waiting = {
+        let client = client.clone();
+        let url = server.url("/api/board/seek");
+        let anna = anna.clone();
+        tokio::spawn(async move {
+            let resp = client
+                .post(url)
+                .bearer_auth(&anna)
+                .form(&[("time", "10"), ("increment", "5")])
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(resp.status().as_u16(), 200);
+            resp.text().await.unwrap()
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let resp = client
+        .post(server.url("/api/board/seek"))
+        .bearer_auth(&boris)
+        .form(&[("time", "10"), ("increment", "5")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let lines = read_lines(events, |v| v["type"] == "gameStart").await;
+    let game = &lines.last().unwrap()["game"];
+    assert_eq!(game["opponent"]["username"], "Anna");
+    tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .expect("the waiting seek should end")
+        .unwrap();
+    // Bad input gets a clear error.
+    let (status, body) = post(
+        &client,
+        server.url("/api/board/seek"),
+        &anna,
+        &[("time", "500")],
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("time"), "{body}");
+    server.task.abort();
+}
