@@ -33,6 +33,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/challenge/{id}/accept", post(accept_challenge))
         .route("/api/challenge/{id}/decline", post(decline_challenge))
         .route("/api/board/game/stream/{id}", get(game_stream))
+        .route("/api/stream/game/{id}", get(watch_game))
+        .route("/api/games/live", get(live_games))
+        .route("/api/tv", get(tv))
+        .route("/api/challenge/ai", post(challenge_computer))
         .route("/api/board/game/{id}/move/{mv}", post(make_move))
         .route("/api/board/game/{id}/resign", post(resign))
         .route("/api/board/game/{id}/abort", post(abort))
@@ -341,8 +345,20 @@ async fn game_stream(
     Authed(_user): Authed,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    stream_game(&state, &id)
+}
+
+/// Spectators: the same stream without an account; read-only by construction.
+async fn watch_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    stream_game(&state, &id)
+}
+
+fn stream_game(state: &AppState, id: &str) -> Result<Response, ApiError> {
     let handle = state
-        .game(&id)
+        .game(id)
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
     let (tx, rx) = mpsc::unbounded_channel();
     let mut updates = handle.subscribe();
@@ -648,4 +664,94 @@ async fn seek(
         }
     });
     Ok(ndjson(rx))
+}
+
+async fn live_games(State(state): State<AppState>) -> Json<Value> {
+    let games: Vec<Value> = state
+        .live_views()
+        .iter()
+        .map(|v| {
+            json!({
+                "id": v.id,
+                "white": v.white.name,
+                "black": v.black.name,
+                "speed": lichess::speed(&v.setup.time_control),
+                "plies": v.moves.len(),
+                "fen": v.fen,
+            })
+        })
+        .collect();
+    Json(json!({ "games": games }))
+}
+
+/// The game on "TV": the live game with the most moves played.
+async fn tv(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let view = state
+        .live_views()
+        .into_iter()
+        .max_by_key(|v| v.moves.len())
+        .ok_or_else(|| ApiError::NotFound("a live game".into()))?;
+    Ok(Json(lichess::game_full(&view)))
+}
+
+/// `POST /api/challenge/ai`: a game against the computer (`level` 1–8).
+async fn challenge_computer(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let f = fields(&headers, &body)?;
+    let level = number(&f, "level")?.unwrap_or(1);
+    if !(1..=8).contains(&level) {
+        return Err(ApiError::BadRequest(format!(
+            "level: {level} must be from 1 to 8"
+        )));
+    }
+    let time_control = match number(&f, "clock.limit")? {
+        Some(limit) => TimeControl::fischer(
+            limit * 1000,
+            number(&f, "clock.increment")?.unwrap_or(0) * 1000,
+        ),
+        None => TimeControl::unlimited(),
+    };
+    let computer = state.computer_user().await?;
+    let human_white = match f.get("color").map(String::as_str) {
+        Some("white") => true,
+        Some("black") => false,
+        Some("random") | None => rand::random(),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "color: {other:?} must be white, black or random"
+            )))
+        }
+    };
+    let (white, black) = if human_white {
+        (&user, &computer)
+    } else {
+        (&computer, &user)
+    };
+    let setup = GameSetup::new(&white.name, &black.name, Ruleset::Online, time_control);
+    let id = new_id();
+    let handle = state
+        .start_game(
+            id.clone(),
+            Player {
+                id: white.id,
+                name: white.name.clone(),
+            },
+            Player {
+                id: black.id,
+                name: black.name.clone(),
+            },
+            setup,
+        )
+        .await?;
+    let computer_color = if human_white {
+        Color::Black
+    } else {
+        Color::White
+    };
+    state.drive_computer(handle.clone(), computer.id, computer_color, level as u8);
+    Ok(Json(lichess::game_json(&handle.view())))
 }

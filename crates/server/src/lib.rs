@@ -7,6 +7,7 @@
 
 mod api;
 pub mod auth;
+pub mod computer;
 mod error;
 mod lichess;
 mod live;
@@ -343,6 +344,89 @@ impl AppState {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|s| s.id != id);
+    }
+}
+
+/// The account the computer plays with.
+pub const COMPUTER_NAME: &str = "Caissa-AI";
+
+impl AppState {
+    /// The computer's account (created on first use).
+    pub async fn computer_user(&self) -> Result<User, ApiError> {
+        if let Some(user) = self.store.user_by_name(COMPUTER_NAME).await? {
+            return Ok(user);
+        }
+        match self
+            .store
+            .create_user(COMPUTER_NAME, None, now_ms() as i64)
+            .await
+        {
+            Ok(user) => Ok(user),
+            Err(caissa_store::StoreError::NameTaken(_)) => self
+                .store
+                .user_by_name(COMPUTER_NAME)
+                .await?
+                .ok_or_else(|| ApiError::NotFound("the computer's account".into())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Lets the computer play `color` in a game: whenever it is its turn, a move is
+    /// chosen off the async runtime (blocking pool) and played like any player's.
+    pub fn drive_computer(
+        &self,
+        handle: GameHandle,
+        user: i64,
+        color: caissa_rules::Color,
+        level: u8,
+    ) {
+        let player: std::sync::Arc<dyn computer::ComputerPlayer> =
+            std::sync::Arc::new(computer::GreedyPlayer);
+        tokio::spawn(async move {
+            let mut updates = handle.subscribe();
+            loop {
+                let view = updates.borrow_and_update().clone();
+                if view.finish.is_some() {
+                    break;
+                }
+                if view.turn == color && !view.fen.is_empty() {
+                    let fen = view.fen.clone();
+                    let seed = now_ms() ^ view.moves.len() as u64;
+                    let player = player.clone();
+                    let chosen = tokio::task::spawn_blocking(move || {
+                        let pos = caissa_rules::Position::from_fen(&fen).ok()?;
+                        let m = player.choose(&pos, level, seed)?;
+                        Some(pos.to_uci(m))
+                    })
+                    .await
+                    .ok()
+                    .flatten();
+                    if let Some(uci) = chosen {
+                        if let Err(e) = handle
+                            .act(user, caissa_arbiter::Action::Move { text: uci })
+                            .await
+                        {
+                            tracing::warn!("the computer's move was refused: {e}");
+                        }
+                    }
+                }
+                if updates.changed().await.is_err() {
+                    break;
+                }
+            }
+        });
+    }
+
+    /// Games being played now, newest first.
+    pub fn live_views(&self) -> Vec<std::sync::Arc<View>> {
+        let games = self.inner.games.lock().unwrap_or_else(|e| e.into_inner());
+        let mut views: Vec<_> = games
+            .values()
+            .map(|g| g.view())
+            .filter(|v| v.finish.is_none())
+            .collect();
+        views.sort_by_key(|v| std::cmp::Reverse(v.created_at));
+        views
     }
 }
 

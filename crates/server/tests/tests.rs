@@ -422,3 +422,81 @@ async fn two_seeks_with_the_same_clock_make_a_game() {
     assert!(body["error"].as_str().unwrap().contains("time"), "{body}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn the_computer_answers_and_spectators_watch_without_an_account() {
+    let db = temp_db("computer");
+    let anna = user_with_token(&db, "Anna").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let (status, game) = post(
+        &client,
+        server.url("/api/challenge/ai"),
+        &anna,
+        &[
+            ("level", "3"),
+            ("color", "white"),
+            ("clock.limit", "600"),
+            ("clock.increment", "5"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    let live: Value = client
+        .get(server.url("/api/games/live"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(live["games"][0]["id"], id.as_str());
+    assert_eq!(live["games"][0]["black"], "Caissa-AI");
+    // A spectator, without a token.
+    let watch = client
+        .get(server.url(&format!("/api/stream/game/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(watch.status().as_u16(), 200);
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/e2e4")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let lines = read_lines(watch, |v| {
+        v["moves"]
+            .as_str()
+            .is_some_and(|m| m.split(' ').count() == 2)
+    })
+    .await;
+    let reply = lines.last().unwrap()["moves"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_eq!(reply.len(), 4, "a UCI move: {reply}");
+    // The spectator cannot act: acting needs a token of a player.
+    let resp = client
+        .post(server.url(&format!("/api/board/game/{id}/resign")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 401);
+    let tv: Value = client
+        .get(server.url("/api/tv"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(tv["id"], id.as_str());
+    server.task.abort();
+}
