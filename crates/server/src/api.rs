@@ -34,6 +34,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/challenge/{id}/decline", post(decline_challenge))
         .route("/api/board/game/stream/{id}", get(game_stream))
         .route("/api/stream/game/{id}", get(watch_game))
+        .route("/api/socket/game/{id}", get(game_socket))
         .route("/api/games/live", get(live_games))
         .route("/api/tv", get(tv))
         .route("/api/challenge/ai", post(challenge_computer))
@@ -754,4 +755,30 @@ async fn challenge_computer(
     };
     state.drive_computer(handle.clone(), computer.id, computer_color, level as u8);
     Ok(Json(lichess::game_json(&handle.view())))
+}
+
+/// `GET /api/socket/game/{id}[?token=...]`: the game's WebSocket (see `socket`).
+async fn game_socket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    ws: axum::extract::ws::WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let handle = state
+        .game(&id)
+        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let user = match query.get("token") {
+        None => None,
+        Some(token) => match state
+            .store
+            .user_by_token(&crate::auth::token_hash(token))
+            .await?
+        {
+            Some((user, _)) => Some(user.id),
+            None => return Err(ApiError::Unauthorized),
+        },
+    };
+    Ok(ws
+        .max_message_size(4096)
+        .on_upgrade(move |socket| crate::socket::run(socket, handle, user)))
 }

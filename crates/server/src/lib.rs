@@ -11,6 +11,7 @@ pub mod computer;
 mod error;
 mod lichess;
 mod live;
+mod socket;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -500,3 +500,85 @@ async fn the_computer_answers_and_spectators_watch_without_an_account() {
     assert_eq!(tv["id"], id.as_str());
     server.task.abort();
 }
+
+#[tokio::test]
+async fn websocket_players_move_and_spectators_only_watch() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let db = temp_db("socket");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
+    let ws_url = |token: Option<&str>| match token {
+        Some(t) => format!("ws://{}/api/socket/game/{id}?token={t}", server.addr),
+        None => format!("ws://{}/api/socket/game/{id}", server.addr),
+    };
+    let (mut white, _) = tokio_tungstenite::connect_async(ws_url(Some(&anna)))
+        .await
+        .unwrap();
+    let (mut black, _) = tokio_tungstenite::connect_async(ws_url(Some(&boris)))
+        .await
+        .unwrap();
+    let (mut spectator, _) = tokio_tungstenite::connect_async(ws_url(None))
+        .await
+        .unwrap();
+    async fn next_json(
+        ws: &mut (impl futures_util::Stream<
+            Item = Result<Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin),
+    ) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            if let Message::Text(text) = msg {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    }
+    assert_eq!(next_json(&mut white).await["t"], "full");
+    assert_eq!(next_json(&mut black).await["t"], "full");
+    assert_eq!(next_json(&mut spectator).await["t"], "full");
+    white
+        .send(Message::Text(r#"{"t":"move","uci":"e2e4"}"#.into()))
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        seen.push(next_json(&mut white).await);
+    }
+    assert!(seen.iter().any(|v| v["t"] == "ack"), "{seen:?}");
+    // Everyone sees the move, in order.
+    let state = next_json(&mut spectator).await;
+    assert_eq!(state["t"], "state");
+    assert_eq!(state["moves"], "e2e4");
+    // A spectator cannot act; a player out of turn gets the reason.
+    spectator
+        .send(Message::Text(r#"{"t":"resign"}"#.into()))
+        .await
+        .unwrap();
+    let refused = next_json(&mut spectator).await;
+    assert_eq!(refused["t"], "error");
+    assert!(refused["error"].as_str().unwrap().contains("spectators"));
+    let _ = next_json(&mut black).await; // the state after e4
+    black
+        .send(Message::Text(r#"{"t":"move","uci":"e7e5"}"#.into()))
+        .await
+        .unwrap();
+    white
+        .send(Message::Text(r#"{"t":"move","uci":"d2d4"}"#.into()))
+        .await
+        .unwrap();
+    let mut moves = String::new();
+    while moves != "e2e4 e7e5 d2d4" {
+        let v = next_json(&mut spectator).await;
+        if v["t"] == "state" {
+            moves = v["moves"].as_str().unwrap().to_string();
+        }
+    }
+    server.task.abort();
+}
