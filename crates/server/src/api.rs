@@ -43,6 +43,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/board/game/{id}/abort", post(abort))
         .route("/api/board/game/{id}/draw/{accept}", post(draw))
         .route("/api/board/game/{id}/claim-victory", post(claim_victory))
+        .route("/api/board/game/{id}/claim-draw", post(claim_draw))
         .route("/game/export/{id}", get(export))
         .route("/api/games/user/{username}", get(user_games))
         .route("/metrics", get(metrics))
@@ -343,10 +344,10 @@ async fn event_stream(State(state): State<AppState>, Authed(user): Authed) -> Re
 
 async fn game_stream(
     State(state): State<AppState>,
-    Authed(_user): Authed,
+    Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    stream_game(&state, &id)
+    stream_game(&state, &id, Some(user.id))
 }
 
 /// Spectators: the same stream without an account; read-only by construction.
@@ -354,10 +355,12 @@ async fn watch_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    stream_game(&state, &id)
+    stream_game(&state, &id, None)
 }
 
-fn stream_game(state: &AppState, id: &str) -> Result<Response, ApiError> {
+/// The NDJSON game stream. A player's open stream counts as the player being
+/// present; an empty line every few seconds finds out when it is gone.
+fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response, ApiError> {
     let handle = state
         .game(id)
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
@@ -365,18 +368,25 @@ fn stream_game(state: &AppState, id: &str) -> Result<Response, ApiError> {
     let mut updates = handle.subscribe();
     let first = updates.borrow_and_update().clone();
     let _ = tx.send(format!("{}\n", lichess::game_full(&first)));
+    let presence = user
+        .filter(|&u| u == first.white.id || u == first.black.id)
+        .map(|u| state.present(id, u));
     tokio::spawn(async move {
+        let _presence = presence;
         let mut finished = first.finish.is_some();
         while !finished {
-            if updates.changed().await.is_err() {
-                break;
-            }
-            let view = updates.borrow_and_update().clone();
-            finished = view.finish.is_some();
-            if tx
-                .send(format!("{}\n", lichess::game_state(&view)))
-                .is_err()
-            {
+            let line = tokio::select! {
+                changed = updates.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    let view = updates.borrow_and_update().clone();
+                    finished = view.finish.is_some();
+                    format!("{}\n", lichess::game_state(&view))
+                }
+                () = tokio::time::sleep(Duration::from_secs(3)) => "\n".to_string(),
+            };
+            if tx.send(line).is_err() {
                 break;
             }
         }
@@ -463,12 +473,30 @@ async fn claim_victory(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
+    let gone = state.opponent_gone_ms(&id, user.id)?;
     act(
         &state,
         &id,
         user.id,
         Action::ClaimVictory {
-            opponent_gone_ms: 0,
+            opponent_gone_ms: gone,
+        },
+    )
+    .await
+}
+
+async fn claim_draw(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let gone = state.opponent_gone_ms(&id, user.id)?;
+    act(
+        &state,
+        &id,
+        user.id,
+        Action::CallDraw {
+            opponent_gone_ms: gone,
         },
     )
     .await
@@ -778,7 +806,11 @@ async fn game_socket(
             None => return Err(ApiError::Unauthorized),
         },
     };
+    let view = handle.view();
+    let presence = user
+        .filter(|&u| u == view.white.id || u == view.black.id)
+        .map(|u| state.present(&id, u));
     Ok(ws
         .max_message_size(4096)
-        .on_upgrade(move |socket| crate::socket::run(socket, handle, user)))
+        .on_upgrade(move |socket| crate::socket::run(socket, handle, user, presence)))
 }

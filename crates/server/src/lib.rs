@@ -63,8 +63,40 @@ pub struct Seek {
     done: tokio::sync::oneshot::Sender<()>,
 }
 
+/// Open connections of a player to a game, and since when there are none.
+#[derive(Default)]
+struct Presence {
+    connections: u32,
+    gone_since: Option<u64>,
+}
+
+/// Held while a player's connection to a game is open.
+pub struct PresenceGuard {
+    state: AppState,
+    game: String,
+    user: i64,
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        let mut presence = self
+            .state
+            .inner
+            .presence
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = presence.get_mut(&(self.game.clone(), self.user)) {
+            p.connections = p.connections.saturating_sub(1);
+            if p.connections == 0 {
+                p.gone_since = Some(now_ms());
+            }
+        }
+    }
+}
+
 #[derive(Default)]
 struct Inner {
+    presence: Mutex<HashMap<(String, i64), Presence>>,
     seeks: Mutex<Vec<Seek>>,
     actions: std::sync::atomic::AtomicU64,
     games: Mutex<HashMap<String, GameHandle>>,
@@ -223,6 +255,50 @@ impl AppState {
         let games = self.inner.games.lock().unwrap_or_else(|e| e.into_inner());
         let live = games.values().filter(|g| g.view().finish.is_none()).count();
         (live, games.len())
+    }
+
+    /// Marks `user` present in `game` while the guard lives.
+    pub fn present(&self, game: &str, user: i64) -> PresenceGuard {
+        let mut presence = self
+            .inner
+            .presence
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let p = presence.entry((game.to_string(), user)).or_default();
+        p.connections += 1;
+        p.gone_since = None;
+        PresenceGuard {
+            state: self.clone(),
+            game: game.to_string(),
+            user,
+        }
+    }
+
+    /// How long `user`'s opponent in `game` has had no connection (since the game
+    /// began if they never connected); 0 while connected.
+    pub fn opponent_gone_ms(&self, game: &str, user: i64) -> Result<u64, ApiError> {
+        let handle = self
+            .game(game)
+            .ok_or_else(|| ApiError::NotFound(format!("game {game}")))?;
+        let view = handle.view();
+        let opponent = if view.white.id == user {
+            view.black.id
+        } else if view.black.id == user {
+            view.white.id
+        } else {
+            return Err(ApiError::Forbidden("you are not playing this game".into()));
+        };
+        let presence = self
+            .inner
+            .presence
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let since = match presence.get(&(game.to_string(), opponent)) {
+            Some(p) if p.connections > 0 => return Ok(0),
+            Some(p) => p.gone_since.unwrap_or(view.created_at),
+            None => view.created_at,
+        };
+        Ok(now_ms().saturating_sub(since))
     }
 
     /// The live game with this id.

@@ -67,7 +67,13 @@ fn accept_if_offered(handle: &GameHandle, user: i64, action: Action) -> Action {
 }
 
 /// Serves one socket until the client leaves.
-pub async fn run(socket: WebSocket, handle: GameHandle, user: Option<i64>) {
+pub async fn run(
+    socket: WebSocket,
+    handle: GameHandle,
+    user: Option<i64>,
+    presence: Option<crate::PresenceGuard>,
+) {
+    let _presence = presence;
     let (mut sink, mut stream) = socket.split();
     let mut updates = handle.subscribe();
     let first = updates.borrow_and_update().clone();

@@ -582,3 +582,56 @@ async fn websocket_players_move_and_spectators_only_watch() {
     }
     server.task.abort();
 }
+
+#[tokio::test]
+async fn claim_victory_needs_the_opponent_gone_long_enough() {
+    let db = temp_db("gone");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
+    // Boris is connected: the claim is refused with the reason.
+    let boris_stream = client
+        .get(server.url(&format!("/api/board/game/stream/{id}")))
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for (token, mv) in [(&anna, "e2e4"), (&boris, "e7e5"), (&anna, "g1f3")] {
+        assert_eq!(
+            post(
+                &client,
+                server.url(&format!("/api/board/game/{id}/move/{mv}")),
+                token,
+                &[]
+            )
+            .await
+            .0,
+            200
+        );
+    }
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/claim-victory")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("gone"), "{body}");
+    // Boris leaves; a few seconds later the server notices, but 30 s have not passed.
+    drop(boris_stream);
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/claim-victory")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("30 s"), "{body}");
+    server.task.abort();
+}
