@@ -27,6 +27,11 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/account", get(account))
+        .route("/api/user/{username}", get(crate::ratings::profile))
+        .route(
+            "/api/user/{username}/rating-history",
+            get(crate::ratings::history),
+        )
         .route("/api/stream/event", get(event_stream))
         .route("/api/board/seek", post(seek))
         .route("/api/challenge/{username}", post(create_challenge))
@@ -143,6 +148,16 @@ fn number(fields: &HashMap<String, String>, name: &str) -> Result<Option<u64>, A
     }
 }
 
+fn flag(fields: &HashMap<String, String>, name: &str) -> Result<bool, ApiError> {
+    match fields.get(name).map(String::as_str) {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(ApiError::BadRequest(format!(
+            "{name}: {other:?} must be true or false"
+        ))),
+    }
+}
+
 fn challenge_json(c: &Challenge, direction: &str) -> Value {
     let tc = &c.time_control;
     let time_control = match tc.periods.first() {
@@ -158,7 +173,7 @@ fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name, "rating": 1500 },
         "destUser": { "id": c.dest.name.to_lowercase(), "name": c.dest.name, "rating": 1500 },
         "variant": { "key": "standard", "name": "Standard", "short": "Std" },
-        "rated": false,
+        "rated": c.rated,
         "speed": lichess::speed(tc),
         "timeControl": time_control,
         "color": c.color,
@@ -210,12 +225,19 @@ async fn create_challenge(
             "color: {color:?} must be white, black or random"
         )));
     }
+    let rated = flag(&f, "rated")?;
+    if rated && time_control.is_unlimited() {
+        return Err(ApiError::BadRequest(
+            "a game without a clock cannot be rated".into(),
+        ));
+    }
     let challenge = Challenge {
         id: new_id(),
         challenger: user,
         dest,
         time_control,
         color,
+        rated,
         created_at: now_ms(),
     };
     state.notify(
@@ -277,7 +299,7 @@ async fn accept_challenge(
         id: black.id,
         name: black.name.clone(),
     };
-    state.start_game(c.id, white, black, setup).await?;
+    state.start_game(c.id, white, black, setup, c.rated).await?;
     Ok(ok())
 }
 
@@ -674,7 +696,8 @@ async fn seek(
         }
     };
     let correspondence = time_control.periods.is_empty();
-    let (id, wait) = state.seek(user, time_control, color).await?;
+    let rated = flag(&f, "rated")?;
+    let (id, wait) = state.seek(user, time_control, color, rated).await?;
     let Some(mut wait) = wait.filter(|_| !correspondence) else {
         return Ok(Json(json!({ "id": id })).into_response());
     };
@@ -774,6 +797,7 @@ async fn challenge_computer(
                 name: black.name.clone(),
             },
             setup,
+            false,
         )
         .await?;
     let computer_color = if human_white {

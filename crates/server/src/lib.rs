@@ -11,6 +11,7 @@ pub mod computer;
 mod error;
 mod lichess;
 mod live;
+mod ratings;
 mod socket;
 
 use std::collections::HashMap;
@@ -37,6 +38,8 @@ pub struct Challenge {
     pub time_control: TimeControl,
     /// `white`, `black` or `random`: the challenger's colour.
     pub color: String,
+    /// Whether the game will be rated.
+    pub rated: bool,
     /// When, ms.
     pub created_at: u64,
 }
@@ -59,6 +62,8 @@ pub struct Seek {
     pub time_control: TimeControl,
     /// `white`, `black` or `random`.
     pub color: String,
+    /// Whether the game will be rated.
+    pub rated: bool,
     /// Told when the seek is taken, so the seeker's request ends.
     done: tokio::sync::oneshot::Sender<()>,
 }
@@ -145,6 +150,7 @@ impl AppState {
             stored.created_at as u64,
             game,
             true,
+            stored.rated,
         );
         Ok(())
     }
@@ -161,6 +167,7 @@ impl AppState {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &self,
         id: String,
@@ -169,6 +176,7 @@ impl AppState {
         created_at: u64,
         game: Game,
         recovering: bool,
+        rated: bool,
     ) -> GameHandle {
         let handle = live::spawn(
             self.store.clone(),
@@ -191,6 +199,11 @@ impl AppState {
             loop {
                 let view = updates.borrow_and_update().clone();
                 if view.finish.is_some() {
+                    if rated {
+                        if let Err(e) = ratings::record(&state, &view).await {
+                            tracing::error!("ratings for game {}: {e}", view.id);
+                        }
+                    }
                     for user in [view.white.id, view.black.id] {
                         state.notify(user, &lichess::game_event("gameFinish", &view, user));
                     }
@@ -211,6 +224,7 @@ impl AppState {
         white: Player,
         black: Player,
         setup: GameSetup,
+        rated: bool,
     ) -> Result<GameHandle, ApiError> {
         let now = now_ms();
         let game =
@@ -223,6 +237,7 @@ impl AppState {
             created_at: now as i64,
             finished: false,
             result: None,
+            rated,
             events: game
                 .events()
                 .iter()
@@ -230,7 +245,7 @@ impl AppState {
                 .collect(),
         };
         self.store.create_game(&stored).await?;
-        let handle = self.launch(id, white.clone(), black.clone(), now, game, false);
+        let handle = self.launch(id, white.clone(), black.clone(), now, game, false, rated);
         let view = handle.view();
         for user in [white.id, black.id] {
             self.notify(user, &lichess::game_event("gameStart", &view, user));
@@ -358,11 +373,13 @@ impl AppState {
         user: User,
         time_control: TimeControl,
         color: String,
+        rated: bool,
     ) -> Result<(String, Option<tokio::sync::oneshot::Receiver<()>>), ApiError> {
         let matched = {
             let mut seeks = self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner());
             let compatible = |s: &Seek| {
                 s.user.id != user.id
+                    && s.rated == rated
                     && s.time_control == time_control
                     && !(s.color == color && color != "random")
             };
@@ -376,6 +393,7 @@ impl AppState {
                 user,
                 time_control,
                 color,
+                rated,
                 done,
             };
             self.inner
@@ -409,7 +427,8 @@ impl AppState {
             id: black.id,
             name: black.name.clone(),
         };
-        self.start_game(id.clone(), white, black, setup).await?;
+        self.start_game(id.clone(), white, black, setup, rated)
+            .await?;
         let _ = other.done.send(());
         Ok((id, None))
     }

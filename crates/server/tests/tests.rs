@@ -635,3 +635,111 @@ async fn claim_victory_needs_the_opponent_gone_long_enough() {
     assert!(body["error"].as_str().unwrap().contains("30 s"), "{body}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn a_rated_game_moves_both_ratings_and_ladder_points() {
+    let db = temp_db("rated");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[
+            ("clock.limit", "300"),
+            ("clock.increment", "0"),
+            ("color", "white"),
+            ("rated", "true"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    assert_eq!(challenge["rated"], true);
+    let id = challenge["id"].as_str().unwrap().to_string();
+    post(
+        &client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        &boris,
+        &[],
+    )
+    .await;
+    for (token, mv) in [
+        (&anna, "f2f3"),
+        (&boris, "e7e5"),
+        (&anna, "g2g4"),
+        (&boris, "d8h4"),
+    ] {
+        assert_eq!(
+            post(
+                &client,
+                server.url(&format!("/api/board/game/{id}/move/{mv}")),
+                token,
+                &[]
+            )
+            .await
+            .0,
+            200
+        );
+    }
+    // Ratings are written when the game ends; give the finishing task a moment.
+    let mut boris_profile = Value::Null;
+    for _ in 0..50 {
+        boris_profile = client
+            .get(server.url("/api/user/boris"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if boris_profile["perfs"]["blitz"].is_object() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let anna_profile: Value = client
+        .get(server.url("/api/user/anna"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let winner = boris_profile["perfs"]["blitz"]["rating"].as_f64().unwrap();
+    let loser = anna_profile["perfs"]["blitz"]["rating"].as_f64().unwrap();
+    assert!(
+        winner > 1500.0 && loser < 1500.0,
+        "{boris_profile} {anna_profile}"
+    );
+    assert_eq!(boris_profile["perfs"]["blitz"]["games"], 1);
+    assert_eq!(boris_profile["perfs"]["blitz"]["prov"], true);
+    // Equal ladder points: the winner gains 10 and the loser loses 10 (scheme A).
+    assert_eq!(boris_profile["ladder"]["points"], 10);
+    assert_eq!(anna_profile["ladder"]["points"], -10);
+    assert_eq!(boris_profile["ladder"]["level"], 30);
+    let history: Value = client
+        .get(server.url("/api/user/boris/rating-history"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(history[0]["name"], "blitz");
+    assert_eq!(history[0]["points"].as_array().unwrap().len(), 1);
+    // A casual game changes nothing.
+    let unrated = user_with_token(&db, "Clara").await;
+    let profile: Value = client
+        .get(server.url("/api/user/clara"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(profile["ladder"]["level"], "unrated");
+    drop(unrated);
+    server.task.abort();
+}

@@ -1,0 +1,171 @@
+//! Ratings after rated games (Glicko-2 per speed, ladder points), and the profile
+//! endpoints that show them.
+
+use axum::extract::{Path, State};
+use axum::Json;
+use caissa_arbiter::GameResult;
+use caissa_rating::glicko2::{Config, Rating};
+use caissa_rating::ladder::{self, Level, Scheme};
+use caissa_store::StoredRating;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::live::{now_ms, View};
+use crate::{lichess, AppState};
+
+const DAY_MS: f64 = 86_400_000.0;
+
+fn to_rating(r: &StoredRating) -> Rating {
+    Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+/// Updates both players' Glicko-2 ratings for the game's speed and their ladder
+/// points, in one transaction. Void games change nothing.
+pub async fn record(state: &AppState, view: &View) -> Result<(), ApiError> {
+    let Some(finish) = view.finish else {
+        return Ok(());
+    };
+    let white_score = match finish.result.points(caissa_rules::Color::White) {
+        Some(p) => p,
+        None => return Ok(()),
+    };
+    let perf = lichess::speed(&view.setup.time_control);
+    if perf == "unlimited" {
+        return Ok(());
+    }
+    let config = Config::default();
+    let now = now_ms() as i64;
+    let mut current = Vec::new();
+    for user in [view.white.id, view.black.id] {
+        let stored = state.store.rating(user, perf).await?;
+        let (rating, idle_days, games) = match &stored {
+            Some(r) => (
+                to_rating(r),
+                (now - r.last_played).max(0) as f64 / DAY_MS,
+                r.games,
+            ),
+            None => (config.new_rating(), 0.0, 0),
+        };
+        current.push((rating, idle_days, games, state.store.ladder(user).await?.0));
+    }
+    let (w, b) = (&current[0], &current[1]);
+    let (new_w, new_b) = config.rate_game(&w.0, w.1, &b.0, b.1, white_score);
+    let ladder_result = match finish.result {
+        GameResult::WhiteWins => ladder::Result::Win,
+        GameResult::BlackWins => ladder::Result::Loss,
+        GameResult::Draw => ladder::Result::Draw,
+        GameResult::Void => ladder::Result::Void,
+    };
+    let (dw, db) = ladder::change(Scheme::A, w.3, b.3, ladder_result);
+    let stored = |r: Rating, games: i64| StoredRating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+        games: games + 1,
+        last_played: now,
+    };
+    state
+        .store
+        .record_ratings(
+            &view.id,
+            now,
+            &[
+                (view.white.id, perf.to_string(), stored(new_w, w.2), dw),
+                (view.black.id, perf.to_string(), stored(new_b, b.2), db),
+            ],
+        )
+        .await?;
+    Ok(())
+}
+
+/// `GET /api/user/{username}`: ratings per speed and the ladder level.
+pub async fn profile(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let user = state
+        .store
+        .user_by_name(&username)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("user {username:?}")))?;
+    let config = Config::default();
+    let mut perfs = serde_json::Map::new();
+    for (perf, r) in state.store.ratings(user.id).await? {
+        perfs.insert(
+            perf,
+            json!({
+                "rating": r.rating.round(),
+                "rd": r.deviation.round(),
+                "prov": config.is_provisional(&to_rating(&r)),
+                "games": r.games,
+            }),
+        );
+    }
+    let (points, games) = state.store.ladder(user.id).await?;
+    let level = match Level::of(points, games as u32) {
+        Level::Unrated => json!("unrated"),
+        Level::Level(n) => json!(n),
+    };
+    Ok(Json(json!({
+        "id": user.name.to_lowercase(),
+        "username": user.name,
+        "createdAt": user.created_at,
+        "perfs": perfs,
+        "ladder": { "points": points, "games": games, "level": level },
+    })))
+}
+
+/// `GET /api/user/{username}/rating-history`: per speed, `[year, month (0-based),
+/// day, rating]` points, as lichess returns them.
+pub async fn history(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let user = state
+        .store
+        .user_by_name(&username)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("user {username:?}")))?;
+    let mut out = Vec::new();
+    for (perf, _) in state.store.ratings(user.id).await? {
+        let points: Vec<Value> = state
+            .store
+            .rating_history(user.id, &perf)
+            .await?
+            .into_iter()
+            .map(|(at, rating)| {
+                let (y, m, d) = civil_date(at / 86_400_000);
+                json!([y, m - 1, d, rating.round()])
+            })
+            .collect();
+        out.push(json!({ "name": perf, "points": points }));
+    }
+    Ok(Json(Value::Array(out)))
+}
+
+/// The proleptic Gregorian date of a day number since 1970-01-01.
+fn civil_date(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_date(0), (1970, 1, 1));
+        assert_eq!(super::civil_date(20_513), (2026, 3, 1));
+        assert_eq!(super::civil_date(-1), (1969, 12, 31));
+    }
+}
