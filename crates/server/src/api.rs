@@ -27,6 +27,10 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/account", get(account))
+        .route("/api/register", post(crate::accounts::register))
+        .route("/api/login", post(crate::accounts::login))
+        .route("/api/guest", post(crate::accounts::guest))
+        .route("/api/logout", post(crate::accounts::logout))
         .route("/api/user/{username}", get(crate::ratings::profile))
         .route(
             "/api/user/{username}/rating-history",

@@ -46,25 +46,60 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// The user a request's bearer token belongs to.
+/// The cookie that holds a browser session.
+pub const SESSION_COOKIE: &str = "caissa_session";
+/// The header a browser must echo the session's CSRF token in, on every request
+/// that changes something.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The value of a cookie in a request.
+pub fn cookie<'a>(headers: &'a axum::http::HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// The user a request acts for: by a bearer token (API clients), or by a session
+/// cookie (browsers), which for anything but reading must carry the CSRF header.
 pub struct Authed(pub User);
 
 impl FromRequestParts<AppState> for Authed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Authed, ApiError> {
-        let header = parts
-            .headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or(ApiError::Unauthorized)?;
-        let token = header
-            .strip_prefix("Bearer ")
-            .ok_or(ApiError::Unauthorized)?
-            .trim();
-        match state.store.user_by_token(&token_hash(token)).await? {
-            Some((user, _scopes)) => Ok(Authed(user)),
-            None => Err(ApiError::Unauthorized),
+        if let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) {
+            let token = header
+                .to_str()
+                .ok()
+                .and_then(|h| h.strip_prefix("Bearer "))
+                .ok_or(ApiError::Unauthorized)?
+                .trim();
+            return match state.store.user_by_token(&token_hash(token)).await? {
+                Some((user, _scopes)) => Ok(Authed(user)),
+                None => Err(ApiError::Unauthorized),
+            };
         }
+        let session = cookie(&parts.headers, SESSION_COOKIE).ok_or(ApiError::Unauthorized)?;
+        let (user, csrf) = state
+            .store
+            .session(&token_hash(session))
+            .await?
+            .ok_or(ApiError::Unauthorized)?;
+        let safe = matches!(
+            parts.method,
+            axum::http::Method::GET | axum::http::Method::HEAD
+        );
+        if !safe {
+            let sent = parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
+            if sent != Some(csrf.as_str()) {
+                return Err(ApiError::Forbidden("missing or wrong CSRF token".into()));
+            }
+        }
+        Ok(Authed(user))
     }
 }

@@ -19,6 +19,9 @@ pub enum ApiError {
     /// The request is well-formed but not allowed now, or its input is wrong.
     #[error("{0}")]
     BadRequest(String),
+    /// Too many attempts; try later.
+    #[error("{0}")]
+    TooManyRequests(String),
     /// Storage failed.
     #[error("storage: {0}")]
     Store(#[from] caissa_store::StoreError),
@@ -31,6 +34,7 @@ impl IntoResponse for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if status.is_server_error() {

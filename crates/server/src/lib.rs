@@ -5,6 +5,7 @@
 //! actors with durable event logs (recovered after a restart without charging the
 //! downtime), and the lichess Board API endpoints a client needs to play a game.
 
+mod accounts;
 mod api;
 pub mod auth;
 pub mod computer;
@@ -101,6 +102,7 @@ impl Drop for PresenceGuard {
 
 #[derive(Default)]
 struct Inner {
+    logins: accounts::LoginLimiter,
     presence: Mutex<HashMap<(String, i64), Presence>>,
     seeks: Mutex<Vec<Seek>>,
     actions: std::sync::atomic::AtomicU64,
@@ -251,6 +253,10 @@ impl AppState {
             self.notify(user, &lichess::game_event("gameStart", &view, user));
         }
         Ok(handle)
+    }
+
+    fn logins(&self) -> &accounts::LoginLimiter {
+        &self.inner.logins
     }
 
     fn count_action(&self) {

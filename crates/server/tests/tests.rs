@@ -743,3 +743,89 @@ async fn a_rated_game_moves_both_ratings_and_ladder_points() {
     drop(unrated);
     server.task.abort();
 }
+
+#[tokio::test]
+async fn browsers_register_log_in_and_need_the_csrf_token_to_act() {
+    let db = temp_db("accounts");
+    let _boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let resp = client
+        .post(server.url("/api/register"))
+        .json(&serde_json::json!({ "username": "Clara", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    let session = cookie.split(';').next().unwrap().to_string();
+    let body: Value = resp.json().await.unwrap();
+    let csrf = body["csrf"].as_str().unwrap().to_string();
+    let me: Value = client
+        .get(server.url("/api/account"))
+        .header("Cookie", &session)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["username"], "Clara");
+    // A state change without the CSRF header is refused; with it, accepted.
+    let url = server.url("/api/challenge/Boris");
+    let refused = client
+        .post(&url)
+        .header("Cookie", &session)
+        .form(&[("clock.limit", "60")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 403);
+    let accepted = client
+        .post(&url)
+        .header("Cookie", &session)
+        .header("X-CSRF-Token", &csrf)
+        .form(&[("clock.limit", "60")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status().as_u16(), 200);
+    // The name is taken, whatever the case.
+    let again = client
+        .post(server.url("/api/register"))
+        .json(&serde_json::json!({ "username": "clara", "password": "another password" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 400);
+    // Wrong passwords: 401, then 429 after five in a minute; the right one logs in.
+    let login = |password: &'static str| {
+        client
+            .post(server.url("/api/login"))
+            .json(&serde_json::json!({ "username": "Clara", "password": password }))
+            .send()
+    };
+    assert_eq!(login("correct horse").await.unwrap().status().as_u16(), 200);
+    for _ in 0..5 {
+        assert_eq!(login("wrong").await.unwrap().status().as_u16(), 401);
+    }
+    assert_eq!(login("wrong").await.unwrap().status().as_u16(), 429);
+    // Guests get a generated name.
+    let guest: Value = client
+        .post(server.url("/api/guest"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        guest["username"].as_str().unwrap().starts_with("Guest-"),
+        "{guest}"
+    );
+    server.task.abort();
+}

@@ -446,6 +446,51 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Records a browser session (by the cookie's hash) with its CSRF token.
+    pub async fn create_session(
+        &self,
+        session_hash: &str,
+        user_id: i64,
+        csrf: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (session_hash, user_id, csrf, created_at) VALUES (?, ?, ?, ?)",
+        )
+        .bind(session_hash)
+        .bind(user_id)
+        .bind(csrf)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The user and CSRF token of a session.
+    pub async fn session(&self, session_hash: &str) -> Result<Option<(User, String)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT u.id, u.name, u.password_hash, u.created_at, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_hash = ?",
+        )
+        .bind(session_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        match row {
+            None => Ok(None),
+            Some(r) => Ok(Some((Store::user_from(&r)?, r.try_get("csrf")?))),
+        }
+    }
+
+    /// Ends a session.
+    pub async fn delete_session(&self, session_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE session_hash = ?")
+            .bind(session_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
 async fn insert_event(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     game_id: &str,
