@@ -25,6 +25,9 @@ pub enum ApiError {
     /// Storage failed.
     #[error("storage: {0}")]
     Store(#[from] caissa_store::StoreError),
+    /// Storage failed in the writer task.
+    #[error("storage: {0}")]
+    Storage(String),
 }
 
 impl IntoResponse for ApiError {
@@ -35,7 +38,7 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Store(_) | ApiError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if status.is_server_error() {
             tracing::error!("{self}");

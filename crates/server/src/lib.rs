@@ -14,6 +14,7 @@ mod lichess;
 mod live;
 mod ratings;
 mod socket;
+mod writer;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -50,6 +51,7 @@ pub struct Challenge {
 pub struct AppState {
     /// The database.
     pub store: Store,
+    writer: writer::Writer,
     inner: Arc<Inner>,
 }
 
@@ -116,6 +118,7 @@ impl AppState {
     /// State over an open store, with every unfinished game resumed.
     pub async fn new(store: Store) -> Result<AppState, ApiError> {
         let state = AppState {
+            writer: writer::Writer::spawn(store.clone()),
             store,
             inner: Arc::default(),
         };
@@ -181,7 +184,7 @@ impl AppState {
         rated: bool,
     ) -> GameHandle {
         let handle = live::spawn(
-            self.store.clone(),
+            self.writer.clone(),
             id.clone(),
             white,
             black,

@@ -7,7 +7,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use caissa_arbiter::{Action, ActionError, ArbiterAction, Event, Game, GameSetup, Status};
 use caissa_rules::Color;
-use caissa_store::Store;
+use caissa_store::Append;
+
+use crate::writer::Writer;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::ApiError;
@@ -151,7 +153,7 @@ struct LiveGame {
     created_at: u64,
     game: Game,
     persisted: usize,
-    store: Store,
+    writer: Writer,
     view: watch::Sender<Arc<View>>,
 }
 
@@ -178,12 +180,13 @@ impl LiveGame {
             .iter()
             .map(|e| serde_json::to_string(e).unwrap_or_default())
             .collect();
-        let result = self.game.finish().map(|f| f.result.pgn());
-        match self
-            .store
-            .append_events(&self.id, self.persisted as u64, &new, result)
-            .await
-        {
+        let append = Append {
+            game_id: self.id.clone(),
+            first_seq: self.persisted as u64,
+            events: new,
+            result: self.game.finish().map(|f| f.result.pgn().to_string()),
+        };
+        match self.writer.append(append).await {
             Ok(()) => {
                 self.persisted = self.game.events().len();
                 Ok(())
@@ -193,7 +196,7 @@ impl LiveGame {
                 if let Ok(game) = Game::from_events(self.game.setup().clone(), &durable) {
                     self.game = game;
                 }
-                Err(e.into())
+                Err(e)
             }
         }
     }
@@ -263,7 +266,7 @@ impl LiveGame {
 /// Starts a game's task. `events` are its stored events (all of them); `recovering`
 /// means the server was down: the time since the last event is not charged.
 pub fn spawn(
-    store: Store,
+    writer: Writer,
     id: String,
     white: Player,
     black: Player,
@@ -309,7 +312,7 @@ pub fn spawn(
         created_at,
         game,
         persisted,
-        store,
+        writer,
         view: view_tx,
     };
     live.publish();

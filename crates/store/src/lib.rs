@@ -71,6 +71,19 @@ pub struct StoredGame {
     pub events: Vec<String>,
 }
 
+/// New events of one game, for [`Store::append_batch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Append {
+    /// The game.
+    pub game_id: String,
+    /// Sequence number of the first event.
+    pub first_seq: u64,
+    /// The events, as JSON.
+    pub events: Vec<String>,
+    /// The PGN result if the game has just finished.
+    pub result: Option<String>,
+}
+
 /// The database.
 #[derive(Clone)]
 pub struct Store {
@@ -234,6 +247,26 @@ impl Store {
                 .bind(game_id)
                 .execute(&mut *tx)
                 .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Appends the events of several games in one transaction (group commit): all
+    /// are durable when this returns, or none is written.
+    pub async fn append_batch(&self, batch: &[Append]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for append in batch {
+            for (i, event) in append.events.iter().enumerate() {
+                insert_event(&mut tx, &append.game_id, append.first_seq + i as u64, event).await?;
+            }
+            if let Some(result) = &append.result {
+                sqlx::query("UPDATE games SET finished = 1, result = ? WHERE id = ?")
+                    .bind(result)
+                    .bind(&append.game_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
         }
         tx.commit().await?;
         Ok(())
