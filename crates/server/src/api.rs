@@ -38,6 +38,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/stream/event", get(event_stream))
         .route("/api/board/seek", post(seek))
+        .route("/api/pools", get(pools))
         .route("/api/challenge/{username}", post(create_challenge))
         .route("/api/challenge/{id}/accept", post(accept_challenge))
         .route("/api/challenge/{id}/decline", post(decline_challenge))
@@ -152,6 +153,47 @@ fn number(fields: &HashMap<String, String>, name: &str) -> Result<Option<u64>, A
     }
 }
 
+/// The optional extras of a game's terms: the seed's per-move limit
+/// (`clock.perMove`, seconds: its "fast" and "match" modes), a delay
+/// (`clock.delay` seconds, `clock.delayType` simple or bronstein) and the ruleset
+/// (`ruleset`, default `online`).
+fn game_terms(
+    f: &HashMap<String, String>,
+    mut tc: TimeControl,
+) -> Result<(TimeControl, Ruleset), ApiError> {
+    if let Some(per_move) = number(f, "clock.perMove")? {
+        if per_move == 0 || tc.periods.is_empty() {
+            return Err(ApiError::BadRequest(
+                "clock.perMove needs a clock and at least 1 second".into(),
+            ));
+        }
+        tc.per_move_ms = Some(per_move * 1000);
+    }
+    if let Some(delay) = number(f, "clock.delay")? {
+        let ms = delay * 1000;
+        let kind = match f.get("clock.delayType").map(String::as_str) {
+            None | Some("simple") => caissa_arbiter::Delay::Simple(ms),
+            Some("bronstein") => caissa_arbiter::Delay::Bronstein(ms),
+            Some(other) => {
+                return Err(ApiError::BadRequest(format!(
+                    "clock.delayType: {other:?} must be simple or bronstein"
+                )))
+            }
+        };
+        match tc.periods.first_mut() {
+            Some(period) => period.delay = kind,
+            None => return Err(ApiError::BadRequest("clock.delay needs a clock".into())),
+        }
+    }
+    let ruleset = match f.get("ruleset") {
+        None => Ruleset::Online,
+        Some(name) => name
+            .parse::<Ruleset>()
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?,
+    };
+    Ok((tc, ruleset))
+}
+
 fn flag(fields: &HashMap<String, String>, name: &str) -> Result<bool, ApiError> {
     match fields.get(name).map(String::as_str) {
         None | Some("false") => Ok(false),
@@ -184,6 +226,7 @@ fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "finalColor": c.color,
         "perf": { "name": lichess::speed(tc) },
         "direction": direction,
+        "ruleset": c.ruleset.name(),
     })
 }
 
@@ -223,6 +266,7 @@ async fn create_challenge(
         }
         (None, None) => TimeControl::unlimited(),
     };
+    let (time_control, ruleset) = game_terms(&f, time_control)?;
     let color = f.get("color").cloned().unwrap_or_else(|| "random".into());
     if !matches!(color.as_str(), "white" | "black" | "random") {
         return Err(ApiError::BadRequest(format!(
@@ -242,6 +286,7 @@ async fn create_challenge(
         time_control,
         color,
         rated,
+        ruleset,
         created_at: now_ms(),
     };
     state.notify(
@@ -289,12 +334,7 @@ async fn accept_challenge(
     } else {
         (&c.dest, &c.challenger)
     };
-    let setup = GameSetup::new(
-        &white.name,
-        &black.name,
-        Ruleset::Online,
-        c.time_control.clone(),
-    );
+    let setup = GameSetup::new(&white.name, &black.name, c.ruleset, c.time_control.clone());
     let white = Player {
         id: white.id,
         name: white.name.clone(),
@@ -699,9 +739,12 @@ async fn seek(
             ))
         }
     };
+    let (time_control, ruleset) = game_terms(&f, time_control)?;
     let correspondence = time_control.periods.is_empty();
     let rated = flag(&f, "rated")?;
-    let (id, wait) = state.seek(user, time_control, color, rated).await?;
+    let (id, wait) = state
+        .seek(user, time_control, color, rated, ruleset)
+        .await?;
     let Some(mut wait) = wait.filter(|_| !correspondence) else {
         return Ok(Json(json!({ "id": id })).into_response());
     };
@@ -841,4 +884,31 @@ async fn game_socket(
     Ok(ws
         .max_message_size(4096)
         .on_upgrade(move |socket| crate::socket::run(socket, handle, user, presence)))
+}
+
+/// The quick-pairing pools: `minutes+increment` clocks a seek can name.
+const POOLS: [(u64, u64); 9] = [
+    (1, 0),
+    (3, 0),
+    (3, 2),
+    (5, 3),
+    (10, 0),
+    (10, 5),
+    (15, 10),
+    (30, 0),
+    (30, 20),
+];
+
+/// `GET /api/pools`: the quick-pairing pools and how many are waiting in each.
+async fn pools(State(state): State<AppState>) -> Json<Value> {
+    let waiting = state.waiting_seeks();
+    let pools: Vec<Value> = POOLS
+        .iter()
+        .map(|&(minutes, increment)| {
+            let tc = TimeControl::fischer(minutes * 60_000, increment * 1000);
+            let count = waiting.iter().filter(|w| **w == tc).count();
+            json!({ "id": format!("{minutes}+{increment}"), "time": minutes, "increment": increment, "speed": lichess::speed(&tc), "waiting": count })
+        })
+        .collect();
+    Json(json!({ "pools": pools }))
 }

@@ -42,6 +42,8 @@ pub struct Challenge {
     pub color: String,
     /// Whether the game will be rated.
     pub rated: bool,
+    /// The rules it will be played under.
+    pub ruleset: caissa_arbiter::Ruleset,
     /// When, ms.
     pub created_at: u64,
 }
@@ -67,6 +69,8 @@ pub struct Seek {
     pub color: String,
     /// Whether the game will be rated.
     pub rated: bool,
+    /// The rules it will be played under.
+    pub ruleset: caissa_arbiter::Ruleset,
     /// Told when the seek is taken, so the seeker's request ends.
     done: tokio::sync::oneshot::Sender<()>,
 }
@@ -383,12 +387,14 @@ impl AppState {
         time_control: TimeControl,
         color: String,
         rated: bool,
+        ruleset: caissa_arbiter::Ruleset,
     ) -> Result<(String, Option<tokio::sync::oneshot::Receiver<()>>), ApiError> {
         let matched = {
             let mut seeks = self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner());
             let compatible = |s: &Seek| {
                 s.user.id != user.id
                     && s.rated == rated
+                    && s.ruleset == ruleset
                     && s.time_control == time_control
                     && !(s.color == color && color != "random")
             };
@@ -403,6 +409,7 @@ impl AppState {
                 time_control,
                 color,
                 rated,
+                ruleset,
                 done,
             };
             self.inner
@@ -422,12 +429,7 @@ impl AppState {
         } else {
             (&user, &other.user)
         };
-        let setup = GameSetup::new(
-            &white.name,
-            &black.name,
-            caissa_arbiter::Ruleset::Online,
-            time_control,
-        );
+        let setup = GameSetup::new(&white.name, &black.name, ruleset, time_control);
         let white = Player {
             id: white.id,
             name: white.name.clone(),
@@ -440,6 +442,12 @@ impl AppState {
             .await?;
         let _ = other.done.send(());
         Ok((id, None))
+    }
+
+    /// The clocks of the seeks waiting now.
+    pub fn waiting_seeks(&self) -> Vec<TimeControl> {
+        let seeks = self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner());
+        seeks.iter().map(|s| s.time_control.clone()).collect()
     }
 
     /// Withdraws a seek (its seeker went away).

@@ -829,3 +829,70 @@ async fn browsers_register_log_in_and_need_the_csrf_token_to_act() {
     );
     server.task.abort();
 }
+
+#[tokio::test]
+async fn the_ladder_ruleset_with_a_per_move_limit_applies_the_house_rules() {
+    let db = temp_db("ladder");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[
+            ("clock.limit", "600"),
+            ("clock.perMove", "30"),
+            ("color", "white"),
+            ("ruleset", "ladder"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    assert_eq!(challenge["ruleset"], "ladder");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    post(
+        &client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        &boris,
+        &[],
+    )
+    .await;
+    // The online game's rule: no resignation before 15 moves.
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/resign")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"].as_str().unwrap().contains("15 moves"),
+        "{body}"
+    );
+    let (status, body) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[("ruleset", "chaos")],
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"].as_str().unwrap().contains("unknown ruleset"),
+        "{body}"
+    );
+    let pools: Value = client
+        .get(server.url("/api/pools"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(pools["pools"].as_array().unwrap().len(), 9);
+    assert_eq!(pools["pools"][2]["id"], "3+2");
+    server.task.abort();
+}
