@@ -10,7 +10,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use caissa_arbiter::{Action, Game, GameSetup, Ruleset, TimeControl};
+use caissa_arbiter::{Action, GameSetup, Ruleset, TimeControl};
 use caissa_rules::Color;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
@@ -581,25 +581,7 @@ async fn export(
                 .game(&id)
                 .await?
                 .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-            let setup: GameSetup = serde_json::from_str(&stored.setup)
-                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-            let events: Vec<_> = stored
-                .events
-                .iter()
-                .filter_map(|e| serde_json::from_str(e).ok())
-                .collect();
-            let game = Game::from_events(setup, &events)
-                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-            let white = state.player(stored.white_id).await?;
-            let black = state.player(stored.black_id).await?;
-            std::sync::Arc::new(crate::live::view_of(
-                &id,
-                white,
-                black,
-                stored.created_at as u64,
-                &game,
-                now_ms(),
-            ))
+            std::sync::Arc::new(state.stored_view(&stored).await?)
         }
     };
     let wants_json = headers
@@ -644,26 +626,9 @@ async fn user_games(
         .is_some_and(|v| v.contains("application/x-ndjson"));
     let mut body = String::new();
     for stored in state.store.games_of_user(user.id, max).await? {
-        let setup: GameSetup =
-            serde_json::from_str(&stored.setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let events: Vec<_> = stored
-            .events
-            .iter()
-            .filter_map(|e| serde_json::from_str(e).ok())
-            .collect();
-        let Ok(game) = Game::from_events(setup, &events) else {
+        let Ok(view) = state.stored_view(&stored).await else {
             continue;
         };
-        let white = state.player(stored.white_id).await?;
-        let black = state.player(stored.black_id).await?;
-        let view = crate::live::view_of(
-            &stored.id,
-            white,
-            black,
-            stored.created_at as u64,
-            &game,
-            now_ms(),
-        );
         if ndjson {
             body.push_str(&lichess::game_json(&view).to_string());
             body.push('\n');

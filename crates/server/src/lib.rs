@@ -139,7 +139,11 @@ impl AppState {
         Ok(())
     }
 
-    async fn resume(&self, stored: StoredGame) -> Result<(), ApiError> {
+    /// A stored game rebuilt from its log, with its players.
+    pub(crate) async fn rebuild(
+        &self,
+        stored: &StoredGame,
+    ) -> Result<(Game, Player, Player), ApiError> {
         let setup: GameSetup = serde_json::from_str(&stored.setup)
             .map_err(|e| ApiError::BadRequest(format!("game {}: bad setup: {e}", stored.id)))?;
         let events = stored
@@ -152,6 +156,24 @@ impl AppState {
             Game::from_events(setup, &events).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let white = self.player(stored.white_id).await?;
         let black = self.player(stored.black_id).await?;
+        Ok((game, white, black))
+    }
+
+    /// What a stored game looks like now.
+    pub(crate) async fn stored_view(&self, stored: &StoredGame) -> Result<View, ApiError> {
+        let (game, white, black) = self.rebuild(stored).await?;
+        Ok(live::view_of(
+            &stored.id,
+            white,
+            black,
+            stored.created_at as u64,
+            &game,
+            now_ms(),
+        ))
+    }
+
+    async fn resume(&self, stored: StoredGame) -> Result<(), ApiError> {
+        let (game, white, black) = self.rebuild(&stored).await?;
         self.launch(
             stored.id,
             white,

@@ -237,19 +237,13 @@ impl Store {
         events: &[String],
         result: Option<&str>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        for (i, event) in events.iter().enumerate() {
-            insert_event(&mut tx, game_id, first_seq + i as u64, event).await?;
-        }
-        if let Some(result) = result {
-            sqlx::query("UPDATE games SET finished = 1, result = ? WHERE id = ?")
-                .bind(result)
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let append = Append {
+            game_id: game_id.to_string(),
+            first_seq,
+            events: events.to_vec(),
+            result: result.map(str::to_string),
+        };
+        self.append_batch(std::slice::from_ref(&append)).await
     }
 
     /// Appends the events of several games in one transaction (group commit): all
