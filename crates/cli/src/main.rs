@@ -28,6 +28,9 @@ enum Command {
     Pgn(commands::pgn::Args),
     /// Run the server (HTTP API compatible with the lichess Board API).
     Serve(commands::serve::Args),
+    /// Play many concurrent games against a server (in-process by default) and report
+    /// moves/s, round trips, memory per game and errors.
+    Loadtest(commands::loadtest::Args),
     /// Manage accounts.
     #[command(subcommand)]
     User(commands::admin::UserCommand),
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => commands::replay::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Serve(args)) => commands::serve::run(args),
+        Some(Command::Loadtest(args)) => commands::loadtest::run(args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
     };

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod admin;
+pub mod loadtest;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
