@@ -21,6 +21,9 @@
 //!    says it is its turn, plays a random legal move, until the game has `M` plies,
 //!    ends, or the time is up. Each move is timed twice: from sending the request to
 //!    its `200`, and from sending it to the moment the opponent's stream shows it.
+//!    Percentiles are given over all moves and over the steady window (moves sent
+//!    between the moments 10 % and 90 % of all moves were done), which leaves out
+//!    the transients of thousands of games starting, and ending, at the same time.
 //! 6. **Check.** With `--addr`, the games left unfinished are resigned. Every game's
 //!    moves are read back from the store and compared with the acknowledged ones,
 //!    then a summary table is printed on stdout (progress and phases go to stderr).
@@ -359,6 +362,8 @@ struct Ctx {
     think: Duration,
     deadline: tokio::time::Instant,
     inflight: Semaphore,
+    /// When the play started.
+    start: Instant,
     /// Moves acknowledged so far.
     moves: AtomicU64,
     /// Failures so far, and the first messages.
@@ -391,14 +396,48 @@ enum End {
     Abandoned,
 }
 
+/// One round trip: when its request was sent (ms since the play started) and how
+/// long it took (µs).
+#[derive(Clone, Copy)]
+struct Sample {
+    sent_ms: u32,
+    us: u32,
+}
+
 /// One player's measurements.
 struct PlayerReport {
     game: usize,
     end: End,
-    /// Request sent → `200`, µs, for each of its moves.
-    ack_us: Vec<u32>,
-    /// Opponent's request sent → seen on this player's stream, µs.
-    seen_us: Vec<u32>,
+    /// Request sent → `200`, for each of its moves.
+    ack: Vec<Sample>,
+    /// Opponent's request sent → seen on this player's stream.
+    seen: Vec<Sample>,
+}
+
+/// Round trips, sorted: of all moves, and of the moves sent in the steady window
+/// (between the moments 10 % and 90 % of the moves were done), which leaves out
+/// the transients of thousands of games starting, and ending, at once.
+#[derive(Default)]
+struct Latencies {
+    all_us: Vec<u32>,
+    steady_us: Vec<u32>,
+}
+
+impl Latencies {
+    fn new(samples: &[Sample], steady: Option<(f64, f64)>) -> Latencies {
+        let mut all_us: Vec<u32> = samples.iter().map(|s| s.us).collect();
+        let mut steady_us: Vec<u32> = match steady {
+            Some((from, to)) => samples
+                .iter()
+                .filter(|s| (from..to).contains(&(f64::from(s.sent_ms) / 1000.0)))
+                .map(|s| s.us)
+                .collect(),
+            None => Vec::new(),
+        };
+        all_us.sort_unstable();
+        steady_us.sort_unstable();
+        Latencies { all_us, steady_us }
+    }
 }
 
 /// Everything measured, for the summary.
@@ -413,9 +452,10 @@ struct Report {
     errors: u64,
     first_errors: Vec<String>,
     ends: HashMap<String, usize>,
-    steady_rate: Option<f64>,
-    ack_us: Vec<u32>,
-    seen_us: Vec<u32>,
+    /// The steady window (seconds since the play started) and the move rate in it.
+    steady: Option<(f64, f64, f64)>,
+    ack: Latencies,
+    seen: Latencies,
     memory: Option<Memory>,
     cpu: Option<CpuUse>,
     durability: Durability,
@@ -620,13 +660,14 @@ async fn drive(
         think: plan.think,
         deadline,
         inflight: Semaphore::new(plan.max_inflight),
+        start: Instant::now(),
         moves: AtomicU64::new(0),
         errors: AtomicU64::new(0),
         first_errors: Mutex::new(Vec::new()),
         active: AtomicUsize::new(2 * plan.games),
     });
     let cpu_before = ProcessCpu::now(plan.server_proc.as_deref());
-    let start = Instant::now();
+    let start = ctx.start;
     let (stop, stopped) = oneshot::channel();
     let progress = tokio::spawn(show_progress(
         ctx.clone(),
@@ -664,13 +705,13 @@ async fn drive(
     let timeline = progress.await.unwrap_or_default();
     let after_play = rss();
 
-    let mut ack_us = Vec::new();
-    let mut seen_us = Vec::new();
+    let mut ack = Vec::new();
+    let mut seen = Vec::new();
     let mut ends: HashMap<String, usize> = HashMap::new();
     let mut per_game: Vec<Option<End>> = vec![None; plan.games];
     for r in reports {
-        ack_us.extend(r.ack_us);
-        seen_us.extend(r.seen_us);
+        ack.extend(r.ack);
+        seen.extend(r.seen);
         // A game's outcome: the worst of its players' (abandoned > timed out > ...).
         let slot = &mut per_game[r.game];
         let rank = |e: &End| match e {
@@ -707,9 +748,9 @@ async fn drive(
         };
         *ends.entry(key).or_default() += 1;
     }
-    ack_us.sort_unstable();
-    seen_us.sort_unstable();
     let moves = ctx.moves.load(Ordering::Relaxed);
+    let steady = steady_window(&timeline, moves);
+    let window = steady.map(|(from, to, _)| (from, to));
     let memory = match (before_games, after_games, after_streams, after_play) {
         (Some(before_games), Some(after_games), Some(after_streams), Some(after_play)) => {
             Some(Memory {
@@ -743,9 +784,9 @@ async fn drive(
             errors: ctx.errors.load(Ordering::Relaxed),
             first_errors,
             ends,
-            steady_rate: steady_rate(&timeline, moves),
-            ack_us,
-            seen_us,
+            steady,
+            ack: Latencies::new(&ack, window),
+            seen: Latencies::new(&seen, window),
             memory,
             cpu: CpuUse::between(&cpu_before, &cpu_after, play_time),
             durability: Durability::default(),
@@ -873,8 +914,8 @@ async fn player(
     let mut report = PlayerReport {
         game: index,
         end: End::Abandoned,
-        ack_us: Vec::new(),
-        seen_us: Vec::new(),
+        ack: Vec::new(),
+        seen: Vec::new(),
     };
     let mut rng = StdRng::seed_from_u64(seed);
     report.end = play(&ctx, &game, &me, white, stream, &mut rng, &mut report).await;
@@ -885,8 +926,14 @@ async fn player(
     report
 }
 
-fn micros(d: Duration) -> u32 {
-    d.as_micros().min(u128::from(u32::MAX)) as u32
+/// The round trip of a request sent at `sent` and answered at `done`.
+fn sample(ctx: &Ctx, sent: Instant, done: Instant) -> Sample {
+    let since_start = sent.saturating_duration_since(ctx.start).as_millis();
+    let took = done.saturating_duration_since(sent).as_micros();
+    Sample {
+        sent_ms: since_start.min(u128::from(u32::MAX)) as u32,
+        us: took.min(u128::from(u32::MAX)) as u32,
+    }
 }
 
 /// The player's loop: read the stream, move when it is this player's turn.
@@ -966,9 +1013,7 @@ async fn play(
             let plies = game.plies();
             for p in (seen..moves.len()).filter(|p| p % 2 != parity) {
                 if let Some(sent) = plies.get(p).and_then(|ply| ply.sent) {
-                    report
-                        .seen_us
-                        .push(micros(arrived.saturating_duration_since(sent)));
+                    report.seen.push(sample(ctx, sent, arrived));
                 }
             }
             seen = moves.len();
@@ -1050,7 +1095,7 @@ async fn send_move(
         let what = format!("game {} ply {} {uci} (attempt {attempt})", game.id, ply + 1);
         match outcome {
             Ok((status, _)) if status == reqwest::StatusCode::OK => {
-                report.ack_us.push(micros(took));
+                report.ack.push(sample(ctx, sent, sent + took));
                 game.plies()[ply].acked = Some(uci.to_string());
                 ctx.moves.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
@@ -1124,9 +1169,10 @@ async fn show_progress(
     timeline
 }
 
-/// The move rate between the moments 10 % and 90 % of the moves were done, which
-/// leaves out the ramp-up and the tail of the last games.
-fn steady_rate(timeline: &[(f64, u64)], moves: u64) -> Option<f64> {
+/// The steady window — from the moment 10 % of the moves were done to the moment
+/// 90 % were, which leaves out the ramp-up and the tail of the last games — as
+/// (start, end) in seconds since the play started, with the move rate within.
+fn steady_window(timeline: &[(f64, u64)], moves: u64) -> Option<(f64, f64, f64)> {
     let at = |share: u64| {
         timeline
             .iter()
@@ -1135,7 +1181,7 @@ fn steady_rate(timeline: &[(f64, u64)], moves: u64) -> Option<f64> {
     };
     let (t0, m0) = at(10)?;
     let (t1, m1) = at(90)?;
-    (t1 - t0 > 0.5 && m1 > m0).then(|| (m1 - m0) as f64 / (t1 - t0))
+    (t1 - t0 > 0.5 && m1 > m0).then(|| (t0, t1, (m1 - m0) as f64 / (t1 - t0)))
 }
 
 // ---------------------------------------------------------------------------------
@@ -1393,15 +1439,22 @@ impl Report {
         rows.push(("total moves", self.moves.to_string()));
         let wall = self.play_time.as_secs_f64();
         rows.push(("wall time (play)", format!("{wall:.2} s")));
-        let steady = self.steady_rate.map_or(String::new(), |r| {
-            format!(", {r:.0} between 10% and 90% of the moves")
+        let steady = self.steady.map_or(String::new(), |(from, to, rate)| {
+            format!(", {rate:.0} steady (from {from:.1} s to {to:.1} s: 10% to 90% of the moves)")
         });
         rows.push((
             "moves/s",
             format!("{:.0} overall{steady}", self.moves as f64 / wall.max(1e-9)),
         ));
-        rows.push(("round trip POST→200", latency_line(&self.ack_us)));
-        rows.push(("round trip POST→opponent", latency_line(&self.seen_us)));
+        // The steady rows only when the run was long enough to have a steady window.
+        rows.push(("POST→200, all moves", latency_line(&self.ack.all_us)));
+        if !self.ack.steady_us.is_empty() {
+            rows.push(("POST→200, steady", latency_line(&self.ack.steady_us)));
+        }
+        rows.push(("POST→opponent, all", latency_line(&self.seen.all_us)));
+        if !self.seen.steady_us.is_empty() {
+            rows.push(("POST→opponent, steady", latency_line(&self.seen.steady_us)));
+        }
         rows.push(("errors", self.errors.to_string()));
         let d = &self.durability;
         let mut durable = format!(
