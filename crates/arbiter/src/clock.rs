@@ -210,6 +210,17 @@ impl Clock {
     /// `color` completes a move and presses the clock: charge the time used, add the
     /// increment and any new period's time, and start the opponent's clock.
     pub fn press(&mut self, color: Color, now: u64) -> Result<(), ClockError> {
+        self.press_compensated(color, now, 0)
+    }
+
+    /// [`Clock::press`], with `lag_ms` of the turn not charged: network lag credited
+    /// by the arbiter from the player's bounded quota.
+    pub fn press_compensated(
+        &mut self,
+        color: Color,
+        now: u64,
+        lag_ms: u64,
+    ) -> Result<(), ClockError> {
         if self.running != Some(color) {
             return Err(ClockError::NotRunning(color.name()));
         }
@@ -217,7 +228,7 @@ impl Clock {
             return Err(ClockError::Paused);
         }
         self.check_time(now)?;
-        let charged = self.charge(color, now);
+        let charged = self.charge(color, now).saturating_sub(lag_ms);
         let period = self.period(color).cloned();
         let periods = self.control.periods.clone();
         let side = &mut self.sides[color.index()];
@@ -243,6 +254,27 @@ impl Clock {
         self.running = Some(!color);
         self.turn_started_at = now;
         Ok(())
+    }
+
+    /// Moves taken back: `color` is to move again. The running side is charged the
+    /// time it used (without increment), then `color`'s clock runs.
+    pub fn hand_over(&mut self, color: Color, now: u64) {
+        if let Some(running) = self.running {
+            let charged = self.charge(running, now);
+            let side = &mut self.sides[running.index()];
+            let charged = charged.min(side.remaining_ms);
+            side.remaining_ms -= charged;
+            side.used_ms += charged;
+            self.running = Some(color);
+            self.turn_started_at = self.paused_at.unwrap_or(now);
+        }
+        self.last_event = self.last_event.max(now);
+    }
+
+    /// A move by `color` was taken back: it no longer counts towards a period's moves.
+    pub fn retract_move(&mut self, color: Color) {
+        let side = &mut self.sides[color.index()];
+        side.moves = side.moves.saturating_sub(1);
     }
 
     /// Stops the clock for good (the game ended), charging the running side.

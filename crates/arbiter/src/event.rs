@@ -46,6 +46,9 @@ pub enum EventKind {
         uci: String,
         /// The move in SAN, as written for the record.
         san: String,
+        /// Network lag credited to the mover from their quota, ms (online play).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        lag_ms: u64,
     },
     /// A completed illegal move was corrected (7.5): the position stays, the count grows.
     IllegalMove {
@@ -63,6 +66,21 @@ pub enum EventKind {
     DrawDeclined {
         /// The declining player.
         by: Color,
+    },
+    /// A player asks to take back moves (by agreement, where the ruleset allows it).
+    TakebackProposed {
+        /// The proposer.
+        by: Color,
+    },
+    /// A takeback proposal was declined, or withdrawn by its proposer.
+    TakebackDeclined {
+        /// Who declined or withdrew.
+        by: Color,
+    },
+    /// The last `plies` half-moves were taken back; the proposer is to move.
+    TakenBack {
+        /// How many half-moves (1 or 2).
+        plies: u32,
     },
     /// An incorrect draw claim; play goes on.
     ClaimRejected {
@@ -132,4 +150,8 @@ pub enum EventKind {
         /// Result and reason.
         finish: Finish,
     },
+}
+
+fn is_zero(ms: &u64) -> bool {
+    *ms == 0
 }

@@ -74,6 +74,10 @@ pub enum Action {
     Move {
         /// The move.
         text: String,
+        /// The network lag the server measured for this move, ms; credited from the
+        /// player's bounded quota (0 over the board).
+        #[serde(default)]
+        lag_ms: u64,
     },
     /// Offer a draw (9.1).
     OfferDraw,
@@ -109,10 +113,28 @@ pub enum Action {
         /// The sealed move as written.
         text: String,
     },
+    /// Propose taking back moves, or accept the opponent's proposal (rulesets that
+    /// allow it). On your turn it takes back the opponent's last move and yours.
+    ProposeTakeback,
+    /// Accept the opponent's takeback proposal.
+    AcceptTakeback,
+    /// Decline the opponent's proposal, or withdraw your own.
+    DeclineTakeback,
     /// Ask for a 5-second increment for both players (Guidelines III.4).
     RequestIncrement,
     /// Claim a draw because the opponent cannot win by normal means (Guidelines III.5).
     ClaimNoProgress,
+}
+
+impl Action {
+    /// A move with no lag to compensate (over the board, or from a client whose lag
+    /// is not measured).
+    pub fn play(text: impl Into<String>) -> Action {
+        Action::Move {
+            text: text.into(),
+            lag_ms: 0,
+        }
+    }
 }
 
 /// What the arbiter can do (Laws 12).
@@ -201,6 +223,20 @@ pub enum ActionError {
     },
 }
 
+/// Lag compensation a player earns per move, ms: a second at most, less in the fastest
+/// games where a second is a large share of the clock (after lichess's quota, from an
+/// estimated game length of base + 40 × increment seconds).
+fn lag_quota_gain(control: &crate::TimeControl) -> u64 {
+    let Some(period) = control.periods.first() else {
+        return 0;
+    };
+    let estimate_s = (period.base_ms + 40 * period.increment_ms) / 1000;
+    (estimate_s * 2 / 5 + 15).min(100) * 10
+}
+
+/// The most lag compensation a player can bank, in gains.
+const LAG_QUOTA_MAX_GAINS: u64 = 7;
+
 fn not_allowed(why: impl Into<String>) -> ActionError {
     ActionError::NotAllowed(why.into())
 }
@@ -216,6 +252,9 @@ pub struct Game {
     clock: Clock,
     finish: Option<Finish>,
     draw_offer: Option<Color>,
+    takeback: Option<Color>,
+    /// Lag compensation still available per player, ms.
+    lag_quota: [u64; 2],
     offers: [u32; 2],
     /// Ply before which a player may not offer again (after a declined offer).
     offer_blocked_until: [u32; 2],
@@ -248,6 +287,7 @@ impl Game {
                 parsed.map_err(|e| ActionError::Setup(e.to_string()))?
             }
         };
+        let gain = lag_quota_gain(&setup.time_control);
         Ok(Game {
             params: setup.ruleset.params(),
             clock: Clock::new(setup.time_control.clone()),
@@ -257,6 +297,8 @@ impl Game {
             move_clocks: Vec::new(),
             finish: None,
             draw_offer: None,
+            takeback: None,
+            lag_quota: [3 * gain; 2],
             offers: [0; 2],
             offer_blocked_until: [0; 2],
             illegal_moves: [0; 2],
@@ -338,6 +380,16 @@ impl Game {
     /// How the game finished, if it has.
     pub fn finish(&self) -> Option<Finish> {
         self.finish
+    }
+
+    /// A pending takeback proposal, by whom.
+    pub fn takeback(&self) -> Option<Color> {
+        self.takeback
+    }
+
+    /// Lag compensation `color` can still be credited, ms.
+    pub fn lag_quota(&self, color: Color) -> u64 {
+        self.lag_quota[color.index()]
     }
 
     /// The player with a pending draw offer.
@@ -509,7 +561,7 @@ impl Game {
         let adjourned = self.envelope.is_some();
         let turn = self.position().turn();
         match action {
-            Action::Move { text } => {
+            Action::Move { text, lag_ms } => {
                 self.require_playing()?;
                 if by != turn {
                     return Err(ActionError::NotYourTurn(by.name()));
@@ -524,7 +576,26 @@ impl Game {
                     }
                     Err(e) => return Err(e),
                 };
-                self.play(by, m, now)
+                self.play(by, m, lag_ms, now)
+            }
+            Action::ProposeTakeback => {
+                if self.takeback == Some(!by) {
+                    return self.take_back(!by, now);
+                }
+                self.check_takeback(by)?;
+                self.emit(now, EventKind::TakebackProposed { by })
+            }
+            Action::AcceptTakeback => {
+                if self.takeback != Some(!by) {
+                    return Err(not_allowed("there is no takeback proposal to accept"));
+                }
+                self.take_back(!by, now)
+            }
+            Action::DeclineTakeback => {
+                if self.takeback.is_none() {
+                    return Err(not_allowed("there is no takeback proposal"));
+                }
+                self.emit(now, EventKind::TakebackDeclined { by })
             }
             Action::OfferDraw => {
                 if adjourned && turn == by {
@@ -720,7 +791,7 @@ impl Game {
                 self.emit(now, EventKind::ResumedFromAdjournment)?;
                 let sealer = envelope.sealer;
                 match self.read_move(&envelope.sealed_move) {
-                    Ok(m) => self.play(sealer, m, now),
+                    Ok(m) => self.play(sealer, m, 0, now),
                     Err(_) => {
                         // Guidelines I.8: an ambiguous, meaningless or illegal sealed move
                         // loses, unless the opponent could not win anyway (6.9).
@@ -855,19 +926,60 @@ impl Game {
 
     /// Plays a legal move: a pending offer from the opponent is declined by it,
     /// the clock starts once enough moves are made, and automatic endings follow.
-    fn play(&mut self, by: Color, m: Move, now: u64) -> Result<(), ActionError> {
+    /// Whether `by` may propose a takeback now.
+    fn check_takeback(&self, by: Color) -> Result<(), ActionError> {
+        self.require_playing()?;
+        if !self.params.takebacks {
+            return Err(not_allowed(format!(
+                "the {} rules do not allow taking moves back",
+                self.setup.ruleset.name()
+            )));
+        }
+        if self.takeback == Some(by) {
+            return Err(not_allowed("your takeback proposal is already pending"));
+        }
+        if self.moves_made(by) == 0 {
+            return Err(not_allowed("you have no move to take back"));
+        }
+        Ok(())
+    }
+
+    /// Takes back moves so that `proposer` is to move again.
+    fn take_back(&mut self, proposer: Color, now: u64) -> Result<(), ActionError> {
+        self.check_takeback(proposer).or_else(|e| match e {
+            // The proposer's own proposal is what is being accepted.
+            ActionError::NotAllowed(_) if self.takeback == Some(proposer) => Ok(()),
+            other => Err(other),
+        })?;
+        let plies = if self.position().turn() == proposer {
+            2
+        } else {
+            1
+        };
+        self.emit(now, EventKind::TakenBack { plies })
+    }
+
+    fn play(&mut self, by: Color, m: Move, lag_ms: u64, now: u64) -> Result<(), ActionError> {
         if self.draw_offer == Some(!by) {
             self.emit(now, EventKind::DrawDeclined { by })?;
         }
         let pos = *self.position();
         let uci = pos.to_uci(m);
         let san = pos.san(m);
+        let lag_ms = if self.clock.running() == Some(by) {
+            lag_ms
+                .min(self.lag_quota[by.index()])
+                .min(self.clock.elapsed(now))
+        } else {
+            0
+        };
         self.emit(
             now,
             EventKind::Moved {
                 color: by,
                 uci,
                 san,
+                lag_ms,
             },
         )?;
         if self.clock.running().is_none()
@@ -1018,7 +1130,7 @@ impl Game {
         };
         if valid {
             if let Some(m) = intended {
-                self.play(by, m, now)?;
+                self.play(by, m, 0, now)?;
                 if self.finish.is_some() {
                     return Ok(());
                 }
@@ -1049,7 +1161,7 @@ impl Game {
             self.emit(now, EventKind::DrawOffered { by })?;
         }
         if let Some(m) = intended {
-            self.play(by, m, now)?;
+            self.play(by, m, 0, now)?;
         }
         Ok(())
     }
@@ -1069,7 +1181,9 @@ impl Game {
             EventKind::ClockStarted { color } => {
                 self.clock.start(*color, at).map_err(|e| e.to_string())?
             }
-            EventKind::Moved { color, uci, .. } => {
+            EventKind::Moved {
+                color, uci, lag_ms, ..
+            } => {
                 let pos = *self.position();
                 if pos.turn() != *color {
                     return Err(format!("{uci}: it is not {}'s turn", color.name()));
@@ -1081,8 +1195,16 @@ impl Game {
                     if self.clock.flag(at) == Some(*color) {
                         self.flag_down[color.index()] = true;
                     }
-                    self.clock.press(*color, at).map_err(|e| e.to_string())?;
+                    self.clock
+                        .press_compensated(*color, at, *lag_ms)
+                        .map_err(|e| e.to_string())?;
+                    let gain = lag_quota_gain(&self.setup.time_control);
+                    let quota = &mut self.lag_quota[color.index()];
+                    *quota = (*quota + gain)
+                        .saturating_sub(*lag_ms)
+                        .min(LAG_QUOTA_MAX_GAINS * gain);
                 }
+                self.takeback = None;
                 // The game clock after the move, for the record (none without one).
                 let has_game_clock = !self.setup.time_control.periods.is_empty();
                 self.move_clocks
@@ -1107,6 +1229,22 @@ impl Game {
                     self.offer_blocked_until[(!*by).index()] = self.plies() + 2 * n;
                 }
                 self.offer_blocked_until[by.index()] = 0;
+            }
+            EventKind::TakebackProposed { by } => self.takeback = Some(*by),
+            EventKind::TakebackDeclined { .. } => self.takeback = None,
+            EventKind::TakenBack { plies } => {
+                for _ in 0..*plies {
+                    self.line.undo().ok_or("no move to take back")?;
+                    let mover = self.position().turn();
+                    self.sans.pop();
+                    self.move_clocks.pop();
+                    self.clock.retract_move(mover);
+                }
+                let to_move = self.position().turn();
+                self.clock.hand_over(to_move, at);
+                self.takeback = None;
+                self.draw_offer = None;
+                self.checks_in_row = [0; 2];
             }
             EventKind::ClaimRejected { .. } => {}
             EventKind::ClockAdjusted {

@@ -14,7 +14,7 @@
 //! let mut game = Game::new(setup.clone(), 0).unwrap();
 //! for (i, mv) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
 //!     let by = if i % 2 == 0 { Color::White } else { Color::Black };
-//!     game.act(by, Action::Move { text: mv.to_string() }, 1_000 * (i as u64 + 1)).unwrap();
+//!     game.act(by, Action::play(mv.to_string()), 1_000 * (i as u64 + 1)).unwrap();
 //! }
 //! assert_eq!(game.finish().unwrap().result, GameResult::BlackWins);
 //! let again = Game::from_events(setup, game.events()).unwrap();

@@ -120,6 +120,9 @@ pub struct Params {
     pub default_time_ms: Option<u64>,
     /// The opponent of a player gone for this long may claim victory (online).
     pub gone_claim_after_ms: Option<u64>,
+    /// Whether the players may agree to take moves back (the online game's casual
+    /// custom; the Laws know no such thing: a completed move stands, 4.6–4.7).
+    pub takebacks: bool,
 }
 
 impl Ruleset {
@@ -180,6 +183,7 @@ impl Ruleset {
             adjournment: true,
             default_time_ms: Some(0),
             gone_claim_after_ms: None,
+            takebacks: false,
         };
         match self {
             Ruleset::FideStandard => fide,
@@ -234,6 +238,7 @@ impl Ruleset {
                 adjournment: false,
                 default_time_ms: None,
                 gone_claim_after_ms: Some(30_000),
+                takebacks: true,
                 resign_draw_if_opponent_cannot_mate: false,
                 ..fide
             },

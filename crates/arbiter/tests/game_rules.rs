@@ -671,7 +671,7 @@ fn malformed_and_ambiguous_moves_and_moves_out_of_turn_are_not_penalised() {
         Err(ActionError::NotAllowed(_))
     ));
     assert_eq!(
-        game.act(Black, Action::Move { text: "e6".into() }, 5 * SECOND),
+        game.act(Black, Action::play("e6"), 5 * SECOND),
         Err(ActionError::NotYourTurn("black"))
     );
     assert_eq!(game.illegal_moves(White), 0);
@@ -769,7 +769,7 @@ fn actions_after_the_end_are_refused() {
         Action::Resign,
         Action::OfferDraw,
         Action::ClaimFlag,
-        Action::Move { text: "e4".into() },
+        Action::play("e4"),
     ] {
         assert_eq!(
             game.act(White, action, 2 * SECOND),

@@ -224,10 +224,10 @@ fn perform(game: &mut Game, s: &Step, now: u64) {
         34 if p % 2 == 0 => {
             // Any two squares: a legal move, an illegal one or nonsense.
             let text = format!("{}{}", square_name(p >> 1), square_name(p >> 7));
-            game.act(turn, Action::Move { text }, now)
+            game.act(turn, Action::play(text), now)
         }
         0..=34 => match legal_text(game, p, s.white) {
-            Some(text) => game.act(turn, Action::Move { text }, now),
+            Some(text) => game.act(turn, Action::play(text), now),
             None => game.tick(now).map(|_| ()),
         },
         35 => game.act(by, Action::OfferDraw, now),
@@ -419,7 +419,7 @@ proptest! {
             now += think;
             let text = legal_text(&game, pick, pick % 2 == 0).unwrap();
             let by = game.position().turn();
-            game.act(by, Action::Move { text }, now).unwrap();
+            game.act(by, Action::play(text), now).unwrap();
             check_game(&game)?;
         }
         if let Some(finish) = game.finish() {

@@ -146,6 +146,7 @@ fn events_serialize_as_flat_tagged_objects() {
             color: White,
             uci: "e2e4".into(),
             san: "e4".into(),
+            lag_ms: 0,
         },
     };
     let value = serde_json::to_value(&event).unwrap();
@@ -216,6 +217,7 @@ fn replay_refuses_a_move_out_of_turn() {
             color: Black,
             uci: "e7e5".into(),
             san: "e5".into(),
+            lag_ms: 0,
         },
     });
     let (index, why) = replay_error(game.setup().clone(), &events);

@@ -82,26 +82,14 @@ pub fn to_move(game: &Game) -> Color {
 /// The side to move plays `text` at `at`; the move must be accepted.
 pub fn mv(game: &mut Game, text: &str, at: u64) {
     let by = to_move(game);
-    game.act(
-        by,
-        Action::Move {
-            text: text.to_string(),
-        },
-        at,
-    )
-    .unwrap_or_else(|e| panic!("{text} at {at} ms: {e}"));
+    game.act(by, Action::play(text.to_string()), at)
+        .unwrap_or_else(|e| panic!("{text} at {at} ms: {e}"));
 }
 
 /// The side to move attempts `text` at `at`, returning what the game says.
 pub fn try_mv(game: &mut Game, text: &str, at: u64) -> Result<(), ActionError> {
     let by = to_move(game);
-    game.act(
-        by,
-        Action::Move {
-            text: text.to_string(),
-        },
-        at,
-    )
+    game.act(by, Action::play(text.to_string()), at)
 }
 
 /// Plays `moves` one every `step` ms starting at `from + step`; returns the time of

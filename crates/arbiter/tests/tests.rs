@@ -6,6 +6,7 @@ mod support;
 
 mod clock;
 mod game_rules;
+mod online_play;
 mod pgn;
 mod properties;
 mod replay;
