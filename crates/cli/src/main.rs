@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 
 /// Caissa: a self-hostable chess platform.
 ///
-/// Run without arguments to see this help. Each subcommand has its own `--help`.
+/// Without a command it runs the server (`caissa serve` with its defaults: the web
+/// app and API on http://127.0.0.1:8080, games in ./caissa.db). Each command has its
+/// own `--help`.
 #[derive(Parser)]
 #[command(name = "caissa", version, about, long_about = None)]
 struct Cli {
@@ -42,12 +44,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            use clap::CommandFactory;
-            let mut cmd = Cli::command();
-            let _ = cmd.print_help();
-            Ok(())
-        }
+        None => commands::serve::run(commands::serve::Args::from_env()),
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::Moves(args)) => commands::moves::run(args),
         Some(Command::Replay(args)) => commands::replay::run(args),

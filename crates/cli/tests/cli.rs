@@ -7,7 +7,9 @@
 //!   `outcome`, `termination`, `claimable` and `check`.
 //! * Errors (bad FEN, illegal, ambiguous or malformed move): non-zero exit, nothing on
 //!   stdout, one line on stderr giving the reason and, for a move, its ply (1-based).
-//! * `caissa` alone prints the help and exits 0.
+//! * `caissa` alone runs the server (address and database from `CAISSA_ADDR` and
+//!   `CAISSA_DB`, else 127.0.0.1:8080 and ./caissa.db); `caissa --help` lists the
+//!   commands.
 
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
@@ -132,12 +134,66 @@ fn strings(v: &Value) -> Vec<&str> {
 // caissa
 
 #[test]
-fn no_arguments_prints_help_and_exits_zero() {
-    let out = ok(&[]);
+fn help_lists_the_commands() {
+    let out = ok(&["--help"]);
     assert!(out.contains("Usage"), "{out}");
-    for command in ["perft", "moves", "replay"] {
+    for command in ["perft", "moves", "replay", "pgn", "serve"] {
         assert!(out.contains(command), "help does not list {command}: {out}");
     }
+}
+
+/// One HTTP/1.0 GET over a plain socket: (status line, body).
+fn http_get(addr: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (
+        head.lines().next().unwrap_or_default().to_string(),
+        body.to_string(),
+    )
+}
+
+#[test]
+fn no_arguments_starts_the_server_with_the_web_app() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("caissa-noargs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caissa"))
+        .current_dir(&dir)
+        .env("CAISSA_ADDR", "127.0.0.1:0")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("caissa starts");
+    let stderr = child.stderr.take().unwrap();
+    let mut addr = None;
+    for line in BufReader::new(stderr).lines() {
+        let line = line.unwrap();
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            addr = Some(rest.trim().to_string());
+            break;
+        }
+    }
+    let addr = addr.expect("the server says where it listens");
+    let (status, body) = http_get(&addr, "/healthz");
+    let (page_status, page) = http_get(&addr, "/");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(status.contains("200"), "{status}");
+    assert_eq!(body, "ok");
+    assert!(page_status.contains("200"), "{page_status}");
+    assert!(
+        page.contains("<html") || page.contains("<!doctype"),
+        "{page}"
+    );
+    assert!(
+        dir.join("caissa.db").exists(),
+        "the database is created in the working folder"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---------------------------------------------------------------------------------

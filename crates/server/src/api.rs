@@ -54,10 +54,31 @@ pub fn app(state: AppState) -> Router {
         .route("/api/board/game/{id}/draw/{accept}", post(draw))
         .route("/api/board/game/{id}/claim-victory", post(claim_victory))
         .route("/api/board/game/{id}/claim-draw", post(claim_draw))
+        .route(
+            "/api/board/game/{id}/takeback/{accept}",
+            post(crate::rematch::takeback),
+        )
+        .route(
+            "/api/board/game/{id}/rematch/{accept}",
+            post(crate::rematch::rematch),
+        )
+        .route("/api/lobby/seeks", get(crate::lobby::seeks))
+        .route("/api/lobby/seeks/{id}/accept", post(crate::lobby::accept))
         .route("/game/export/{id}", get(export))
         .route("/api/games/user/{username}", get(user_games))
         .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi))
+        .route("/static/{*path}", get(static_file))
+        .route("/", get(page))
+        .route("/game/{id}", get(page))
+        .route("/game/{id}/{color}", get(page))
+        .route("/@/{username}", get(page))
+        .route("/tv", get(page))
+        .route("/watch", get(page))
+        .route("/analysis", get(page))
+        .route("/login", get(page))
+        .route("/register", get(page))
+        .route("/settings", get(page))
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
         .with_state(state)
 }
@@ -75,14 +96,32 @@ fn ndjson(rx: mpsc::UnboundedReceiver<String>) -> Response {
         .into_response()
 }
 
-async fn account(Authed(user): Authed) -> Json<Value> {
-    Json(json!({
+/// `GET /api/account`; for a browser session also its CSRF token, so a reloaded page
+/// can act again (other sites cannot read this answer).
+async fn account(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let mut account = json!({
         "id": user.name.to_lowercase(),
         "username": user.name,
         "createdAt": user.created_at,
         "perfs": {},
         "title": null,
-    }))
+    });
+    if headers.get(header::AUTHORIZATION).is_none() {
+        if let Some(session) = crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE) {
+            if let Some((_, csrf)) = state
+                .store
+                .session(&crate::auth::token_hash(session))
+                .await?
+            {
+                account["csrf"] = json!(csrf);
+            }
+        }
+    }
+    Ok(Json(account))
 }
 
 /// Reads a form or JSON body into flat string fields.
@@ -204,7 +243,7 @@ fn flag(fields: &HashMap<String, String>, name: &str) -> Result<bool, ApiError> 
     }
 }
 
-fn challenge_json(c: &Challenge, direction: &str) -> Value {
+pub(crate) fn challenge_json(c: &Challenge, direction: &str) -> Value {
     let tc = &c.time_control;
     let time_control = match tc.periods.first() {
         Some(p) => {
@@ -216,8 +255,8 @@ fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "id": c.id,
         "url": format!("/{}", c.id),
         "status": "created",
-        "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name, "rating": 1500 },
-        "destUser": { "id": c.dest.name.to_lowercase(), "name": c.dest.name, "rating": 1500 },
+        "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name },
+        "destUser": { "id": c.dest.name.to_lowercase(), "name": c.dest.name },
         "variant": { "key": "standard", "name": "Standard", "short": "Std" },
         "rated": c.rated,
         "speed": lichess::speed(tc),
@@ -227,6 +266,7 @@ fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "perf": { "name": lichess::speed(tc) },
         "direction": direction,
         "ruleset": c.ruleset.name(),
+        "rematchOf": c.rematch_of,
     })
 }
 
@@ -279,6 +319,10 @@ async fn create_challenge(
             "a game without a clock cannot be rated".into(),
         ));
     }
+    state
+        .inner
+        .limits
+        .take(user.id, crate::limits::Kind::Seek)?;
     let challenge = Challenge {
         id: new_id(),
         challenger: user,
@@ -288,22 +332,28 @@ async fn create_challenge(
         rated,
         ruleset,
         created_at: now_ms(),
+        rematch_of: None,
     };
+    let answer = challenge_json(&challenge, "out");
+    offer_challenge(&state, challenge);
+    Ok(Json(answer))
+}
+
+/// Keeps a challenge open and tells the challenged player.
+pub(crate) fn offer_challenge(state: &AppState, challenge: Challenge) {
     state.notify(
         challenge.dest.id,
         &json!({ "type": "challenge", "challenge": challenge_json(&challenge, "in") }),
     );
-    let answer = challenge_json(&challenge, "out");
     state
         .inner
         .challenges
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(challenge.id.clone(), challenge);
-    Ok(Json(answer))
 }
 
-fn take_challenge(state: &AppState, id: &str, user: i64) -> Result<Challenge, ApiError> {
+pub(crate) fn take_challenge(state: &AppState, id: &str, user: i64) -> Result<Challenge, ApiError> {
     let mut challenges = state
         .inner
         .challenges
@@ -324,6 +374,12 @@ async fn accept_challenge(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let c = take_challenge(&state, &id, user.id)?;
+    start_challenge(&state, c).await?;
+    Ok(ok())
+}
+
+/// Starts the game of an accepted challenge (the game has the challenge's id).
+pub(crate) async fn start_challenge(state: &AppState, c: Challenge) -> Result<(), ApiError> {
     let challenger_white = match c.color.as_str() {
         "white" => true,
         "black" => false,
@@ -335,16 +391,10 @@ async fn accept_challenge(
         (&c.dest, &c.challenger)
     };
     let setup = GameSetup::new(&white.name, &black.name, c.ruleset, c.time_control.clone());
-    let white = Player {
-        id: white.id,
-        name: white.name.clone(),
-    };
-    let black = Player {
-        id: black.id,
-        name: black.name.clone(),
-    };
+    let white = Player::new(white.id, white.name.clone());
+    let black = Player::new(black.id, black.name.clone());
     state.start_game(c.id, white, black, setup, c.rated).await?;
-    Ok(ok())
+    Ok(())
 }
 
 async fn decline_challenge(
@@ -434,12 +484,24 @@ fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response
     let mut updates = handle.subscribe();
     let first = updates.borrow_and_update().clone();
     let _ = tx.send(format!("{}\n", lichess::game_full(&first)));
-    let presence = user
-        .filter(|&u| u == first.white.id || u == first.black.id)
-        .map(|u| state.present(id, u));
+    let color = user.and_then(|u| handle.color_of(u));
+    let presence = color.map(|c| handle.present(c));
+    let watcher = color.is_none().then(|| handle.watch());
+    let mut gone = handle.presence();
     tokio::spawn(async move {
         let _presence = presence;
+        let _watcher = watcher;
         let mut finished = first.finish.is_some();
+        // A player (re)connecting hears at once that the opponent is away.
+        let mut opponent_was_gone = false;
+        if let Some(mine) = color {
+            let p = gone.borrow_and_update()[(!mine).index()];
+            if p.connections == 0 && p.gone_since.is_some() && !finished {
+                opponent_was_gone = true;
+                let line = lichess::opponent_gone(&handle, !mine, true);
+                let _ = tx.send(format!("{line}\n"));
+            }
+        }
         while !finished {
             let line = tokio::select! {
                 changed = updates.changed() => {
@@ -449,6 +511,19 @@ fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response
                     let view = updates.borrow_and_update().clone();
                     finished = view.finish.is_some();
                     format!("{}\n", lichess::game_state(&view))
+                }
+                changed = gone.changed(), if color.is_some() => {
+                    if changed.is_err() {
+                        continue;
+                    }
+                    let Some(mine) = color else { continue };
+                    let p = gone.borrow_and_update()[(!mine).index()];
+                    let is_gone = p.connections == 0 && p.gone_since.is_some();
+                    if is_gone == opponent_was_gone {
+                        continue;
+                    }
+                    opponent_was_gone = is_gone;
+                    format!("{}\n", lichess::opponent_gone(&handle, !mine, is_gone))
                 }
                 () = tokio::time::sleep(Duration::from_secs(3)) => "\n".to_string(),
             };
@@ -460,12 +535,17 @@ fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response
     Ok(ndjson(rx))
 }
 
-async fn act(
+/// A player's action on a game, answered once it is durable.
+pub(crate) async fn act(
     state: &AppState,
     id: &str,
     user: i64,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
+    state
+        .inner
+        .limits
+        .take(user, crate::limits::Kind::GameAction)?;
     state.count_action();
     let handle = state
         .game(id)
@@ -479,7 +559,7 @@ async fn make_move(
     Path((id, mv)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
-    let done = act(&state, &id, user.id, Action::Move { text: mv }).await?;
+    let done = act(&state, &id, user.id, Action::play(mv)).await?;
     if query.get("offeringDraw").is_some_and(|v| v == "true") {
         return act(&state, &id, user.id, Action::OfferDraw).await;
     }
@@ -571,10 +651,16 @@ async fn claim_draw(
 async fn export(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let view = match state.game(&id) {
-        Some(handle) => handle.view(),
+        Some(handle) => {
+            let pgn = handle.pgn().await;
+            let mut view = (*handle.view()).clone();
+            view.pgn = Some(pgn);
+            std::sync::Arc::new(view)
+        }
         None => {
             let stored = state
                 .store
@@ -584,17 +670,18 @@ async fn export(
             std::sync::Arc::new(state.stored_view(&stored).await?)
         }
     };
-    let wants_json = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("application/json"));
+    let wants_json = query.get("format").is_some_and(|f| f == "json")
+        || headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("application/json"));
     if wants_json {
         return Ok(Json(lichess::game_json(&view)).into_response());
     }
     Ok((
         StatusCode::OK,
         [(header::CONTENT_TYPE, "application/x-chess-pgn")],
-        view.pgn.clone(),
+        view.pgn.clone().unwrap_or_default(),
     )
         .into_response())
 }
@@ -633,7 +720,7 @@ async fn user_games(
             body.push_str(&lichess::game_json(&view).to_string());
             body.push('\n');
         } else {
-            body.push_str(&view.pgn);
+            body.push_str(view.pgn.as_deref().unwrap_or_default());
             body.push('\n');
         }
     }
@@ -662,6 +749,16 @@ async fn openapi() -> Response {
         include_str!("openapi.json"),
     )
         .into_response()
+}
+
+/// A file of the web app.
+async fn static_file(Path(path): Path<String>) -> Response {
+    crate::assets::file(&path)
+}
+
+/// The web app's page shell.
+async fn page() -> Response {
+    crate::assets::page()
 }
 
 /// `POST /api/board/seek`: real-time seeks (`time` minutes, `increment` seconds) keep
@@ -707,8 +804,26 @@ async fn seek(
     let (time_control, ruleset) = game_terms(&f, time_control)?;
     let correspondence = time_control.periods.is_empty();
     let rated = flag(&f, "rated")?;
+    let rating_range = match f.get("ratingRange").filter(|r| !r.is_empty()) {
+        None => None,
+        Some(text) => Some(
+            text.split_once('-')
+                .and_then(|(low, high)| {
+                    Some((
+                        low.trim().parse::<u32>().ok()?,
+                        high.trim().parse::<u32>().ok()?,
+                    ))
+                })
+                .filter(|(low, high)| low <= high)
+                .ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "ratingRange: {text:?} must be two ratings like 1400-1800"
+                    ))
+                })?,
+        ),
+    };
     let (id, wait) = state
-        .seek(user, time_control, color, rated, ruleset)
+        .seek(user, time_control, color, rated, ruleset, rating_range)
         .await?;
     let Some(mut wait) = wait.filter(|_| !correspondence) else {
         return Ok(Json(json!({ "id": id })).into_response());
@@ -800,14 +915,8 @@ async fn challenge_computer(
     let handle = state
         .start_game(
             id.clone(),
-            Player {
-                id: white.id,
-                name: white.name.clone(),
-            },
-            Player {
-                id: black.id,
-                name: black.name.clone(),
-            },
+            Player::new(white.id, white.name.clone()),
+            Player::new(black.id, black.name.clone()),
             setup,
             false,
         )
@@ -821,18 +930,32 @@ async fn challenge_computer(
     Ok(Json(lichess::game_json(&handle.view())))
 }
 
+/// Whether a request's `Origin` (if any) is this server itself.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    origin
+        .split_once("://")
+        .is_some_and(|(_, rest)| rest == host)
+}
+
 /// `GET /api/socket/game/{id}[?token=...]`: the game's WebSocket (see `socket`).
 async fn game_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
     ws: axum::extract::ws::WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let handle = state
         .game(&id)
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
     let user = match query.get("token") {
-        None => None,
         Some(token) => match state
             .store
             .user_by_token(&crate::auth::token_hash(token))
@@ -841,14 +964,20 @@ async fn game_socket(
             Some((user, _)) => Some(user.id),
             None => return Err(ApiError::Unauthorized),
         },
+        // A browser: its session cookie, if the page is our own (a cross-site page
+        // cannot open a player's socket with the player's cookie).
+        None => match crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE) {
+            Some(session) if same_origin(&headers) => state
+                .store
+                .session(&crate::auth::token_hash(session))
+                .await?
+                .map(|(user, _)| user.id),
+            _ => None,
+        },
     };
-    let view = handle.view();
-    let presence = user
-        .filter(|&u| u == view.white.id || u == view.black.id)
-        .map(|u| state.present(&id, u));
     Ok(ws
         .max_message_size(4096)
-        .on_upgrade(move |socket| crate::socket::run(socket, handle, user, presence)))
+        .on_upgrade(move |socket| crate::socket::run(state, socket, handle, user)))
 }
 
 /// The quick-pairing pools: `minutes+increment` clocks a seek can name.

@@ -7,12 +7,16 @@
 
 mod accounts;
 mod api;
+pub mod assets;
 pub mod auth;
 pub mod computer;
 mod error;
 mod lichess;
+mod limits;
 mod live;
+mod lobby;
 mod ratings;
+mod rematch;
 mod socket;
 mod writer;
 
@@ -46,6 +50,8 @@ pub struct Challenge {
     pub ruleset: caissa_arbiter::Ruleset,
     /// When, ms.
     pub created_at: u64,
+    /// The finished game this challenge offers to play again, colours swapped.
+    pub rematch_of: Option<String>,
 }
 
 /// Shared server state: cheap to clone.
@@ -71,45 +77,18 @@ pub struct Seek {
     pub rated: bool,
     /// The rules it will be played under.
     pub ruleset: caissa_arbiter::Ruleset,
+    /// The seeker's rating at the seek's speed.
+    pub rating: u32,
+    /// Opponents' ratings the seeker accepts (inclusive), if limited.
+    pub rating_range: Option<(u32, u32)>,
     /// Told when the seek is taken, so the seeker's request ends.
     done: tokio::sync::oneshot::Sender<()>,
-}
-
-/// Open connections of a player to a game, and since when there are none.
-#[derive(Default)]
-struct Presence {
-    connections: u32,
-    gone_since: Option<u64>,
-}
-
-/// Held while a player's connection to a game is open.
-pub struct PresenceGuard {
-    state: AppState,
-    game: String,
-    user: i64,
-}
-
-impl Drop for PresenceGuard {
-    fn drop(&mut self) {
-        let mut presence = self
-            .state
-            .inner
-            .presence
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = presence.get_mut(&(self.game.clone(), self.user)) {
-            p.connections = p.connections.saturating_sub(1);
-            if p.connections == 0 {
-                p.gone_since = Some(now_ms());
-            }
-        }
-    }
 }
 
 #[derive(Default)]
 struct Inner {
     logins: accounts::LoginLimiter,
-    presence: Mutex<HashMap<(String, i64), Presence>>,
+    limits: limits::RateLimits,
     seeks: Mutex<Vec<Seek>>,
     actions: std::sync::atomic::AtomicU64,
     games: Mutex<HashMap<String, GameHandle>>,
@@ -162,18 +141,24 @@ impl AppState {
     /// What a stored game looks like now.
     pub(crate) async fn stored_view(&self, stored: &StoredGame) -> Result<View, ApiError> {
         let (game, white, black) = self.rebuild(stored).await?;
-        Ok(live::view_of(
+        let mut view = live::view_of(
             &stored.id,
             white,
             black,
             stored.created_at as u64,
+            stored.rated,
             &game,
             now_ms(),
-        ))
+        );
+        view.pgn = Some(game.pgn());
+        Ok(view)
     }
 
     async fn resume(&self, stored: StoredGame) -> Result<(), ApiError> {
-        let (game, white, black) = self.rebuild(&stored).await?;
+        let (game, mut white, mut black) = self.rebuild(&stored).await?;
+        let speed = lichess::speed(&game.setup().time_control);
+        self.rate(&mut white, speed).await;
+        self.rate(&mut black, speed).await;
         self.launch(
             stored.id,
             white,
@@ -192,10 +177,16 @@ impl AppState {
             .user_by_id(id)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("user {id}")))?;
-        Ok(Player {
-            id: user.id,
-            name: user.name,
-        })
+        Ok(Player::new(user.id, user.name))
+    }
+
+    /// Sets `player`'s rating at `speed` from the store (the default if none).
+    async fn rate(&self, player: &mut Player, speed: &str) {
+        if let Ok(Some(r)) = self.store.rating(player.id, speed).await {
+            let config = caissa_rating::glicko2::Config::default();
+            player.rating = r.rating.round().clamp(0.0, 10_000.0) as u32;
+            player.provisional = config.is_provisional(&ratings::to_rating(&r));
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -215,6 +206,7 @@ impl AppState {
             white,
             black,
             created_at,
+            rated,
             game,
             recovering,
         );
@@ -257,6 +249,10 @@ impl AppState {
         setup: GameSetup,
         rated: bool,
     ) -> Result<GameHandle, ApiError> {
+        let (mut white, mut black) = (white, black);
+        let speed = lichess::speed(&setup.time_control);
+        self.rate(&mut white, speed).await;
+        self.rate(&mut black, speed).await;
         let now = now_ms();
         let game =
             Game::new(setup.clone(), now).map_err(|e| ApiError::BadRequest(e.to_string()))?;
@@ -288,7 +284,7 @@ impl AppState {
         &self.inner.logins
     }
 
-    fn count_action(&self) {
+    pub(crate) fn count_action(&self) {
         self.inner
             .actions
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -307,48 +303,16 @@ impl AppState {
         (live, games.len())
     }
 
-    /// Marks `user` present in `game` while the guard lives.
-    pub fn present(&self, game: &str, user: i64) -> PresenceGuard {
-        let mut presence = self
-            .inner
-            .presence
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let p = presence.entry((game.to_string(), user)).or_default();
-        p.connections += 1;
-        p.gone_since = None;
-        PresenceGuard {
-            state: self.clone(),
-            game: game.to_string(),
-            user,
-        }
-    }
-
     /// How long `user`'s opponent in `game` has had no connection (since the game
     /// began if they never connected); 0 while connected.
     pub fn opponent_gone_ms(&self, game: &str, user: i64) -> Result<u64, ApiError> {
         let handle = self
             .game(game)
             .ok_or_else(|| ApiError::NotFound(format!("game {game}")))?;
-        let view = handle.view();
-        let opponent = if view.white.id == user {
-            view.black.id
-        } else if view.black.id == user {
-            view.white.id
-        } else {
-            return Err(ApiError::Forbidden("you are not playing this game".into()));
-        };
-        let presence = self
-            .inner
-            .presence
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let since = match presence.get(&(game.to_string(), opponent)) {
-            Some(p) if p.connections > 0 => return Ok(0),
-            Some(p) => p.gone_since.unwrap_or(view.created_at),
-            None => view.created_at,
-        };
-        Ok(now_ms().saturating_sub(since))
+        let color = handle
+            .color_of(user)
+            .ok_or_else(|| ApiError::Forbidden("you are not playing this game".into()))?;
+        Ok(handle.gone_ms(!color, now_ms()))
     }
 
     /// The live game with this id.
@@ -400,9 +364,17 @@ impl AppState {
 }
 
 impl AppState {
-    /// Places a seek, or pairs it with a waiting one of the same time control from
-    /// another user (the game starts at once). Returns the seek's id and, if it
-    /// waits, a receiver that fires when it is taken.
+    /// `user`'s rating at `speed` (the default for a newcomer).
+    pub(crate) async fn rating_of(&self, user: i64, speed: &str) -> u32 {
+        let mut player = Player::new(user, String::new());
+        self.rate(&mut player, speed).await;
+        player.rating
+    }
+
+    /// Places a seek, or pairs it with a waiting one of the same terms from another
+    /// user whose rating each accepts (the game starts at once). Returns the seek's
+    /// id and, if it waits, a receiver that fires when it is taken.
+    #[allow(clippy::too_many_arguments)]
     pub async fn seek(
         &self,
         user: User,
@@ -410,7 +382,13 @@ impl AppState {
         color: String,
         rated: bool,
         ruleset: caissa_arbiter::Ruleset,
+        rating_range: Option<(u32, u32)>,
     ) -> Result<(String, Option<tokio::sync::oneshot::Receiver<()>>), ApiError> {
+        self.inner.limits.take(user.id, limits::Kind::Seek)?;
+        let rating = self.rating_of(user.id, lichess::speed(&time_control)).await;
+        let accepts = |range: Option<(u32, u32)>, r: u32| {
+            range.is_none_or(|(low, high)| (low..=high).contains(&r))
+        };
         let matched = {
             let mut seeks = self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner());
             let compatible = |s: &Seek| {
@@ -419,6 +397,8 @@ impl AppState {
                     && s.ruleset == ruleset
                     && s.time_control == time_control
                     && !(s.color == color && color != "random")
+                    && accepts(s.rating_range, rating)
+                    && accepts(rating_range, s.rating)
             };
             seeks.iter().position(compatible).map(|i| seeks.remove(i))
         };
@@ -432,6 +412,8 @@ impl AppState {
                 color,
                 rated,
                 ruleset,
+                rating,
+                rating_range,
                 done,
             };
             self.inner
@@ -441,7 +423,49 @@ impl AppState {
                 .push(seek);
             return Ok((id, Some(wait)));
         };
-        let other_white = match (other.color.as_str(), color.as_str()) {
+        self.pair(other, user, &color, id.clone()).await?;
+        Ok((id, None))
+    }
+
+    /// Takes the open seek `seek_id` (from the lobby's list); returns the game's id.
+    pub async fn accept_seek(&self, seek_id: &str, user: User) -> Result<String, ApiError> {
+        self.inner.limits.take(user.id, limits::Kind::Seek)?;
+        let seek = {
+            let mut seeks = self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner());
+            let i = seeks.iter().position(|s| s.id == seek_id).ok_or_else(|| {
+                ApiError::NotFound(format!("seek {seek_id} (already taken or withdrawn)"))
+            })?;
+            if seeks[i].user.id == user.id {
+                return Err(ApiError::BadRequest(
+                    "you cannot accept your own seek".into(),
+                ));
+            }
+            seeks.remove(i)
+        };
+        let speed = lichess::speed(&seek.time_control);
+        let rating = self.rating_of(user.id, speed).await;
+        if let Some((low, high)) = seek.rating_range {
+            if !(low..=high).contains(&rating) {
+                let message = format!(
+                    "{} seeks opponents rated {low}-{high}; your {speed} rating is {rating}",
+                    seek.user.name
+                );
+                self.inner
+                    .seeks
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(seek);
+                return Err(ApiError::Forbidden(message));
+            }
+        }
+        let id = new_id();
+        self.pair(seek, user, "random", id.clone()).await?;
+        Ok(id)
+    }
+
+    /// Starts the game of a waiting seek and its taker, and ends the seek's wait.
+    async fn pair(&self, other: Seek, user: User, color: &str, id: String) -> Result<(), ApiError> {
+        let other_white = match (other.color.as_str(), color) {
             ("white", _) | (_, "black") => true,
             ("black", _) | (_, "white") => false,
             _ => rand::random(),
@@ -451,19 +475,18 @@ impl AppState {
         } else {
             (&user, &other.user)
         };
-        let setup = GameSetup::new(&white.name, &black.name, ruleset, time_control);
-        let white = Player {
-            id: white.id,
-            name: white.name.clone(),
-        };
-        let black = Player {
-            id: black.id,
-            name: black.name.clone(),
-        };
-        self.start_game(id.clone(), white, black, setup, rated)
+        let setup = GameSetup::new(
+            &white.name,
+            &black.name,
+            other.ruleset,
+            other.time_control.clone(),
+        );
+        let white = Player::new(white.id, white.name.clone());
+        let black = Player::new(black.id, black.name.clone());
+        self.start_game(id, white, black, setup, other.rated)
             .await?;
         let _ = other.done.send(());
-        Ok((id, None))
+        Ok(())
     }
 
     /// The clocks of the seeks waiting now.
@@ -537,10 +560,7 @@ impl AppState {
                     .ok()
                     .flatten();
                     if let Some(uci) = chosen {
-                        if let Err(e) = handle
-                            .act(user, caissa_arbiter::Action::Move { text: uci })
-                            .await
-                        {
+                        if let Err(e) = handle.act(user, caissa_arbiter::Action::play(uci)).await {
                             tracing::warn!("the computer's move was refused: {e}");
                         }
                     }

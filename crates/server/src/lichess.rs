@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::live::{Player, View};
 
 fn player(p: &Player) -> Value {
-    json!({ "id": p.name.to_lowercase(), "name": p.name, "title": null, "rating": 1500, "provisional": true })
+    json!({ "id": p.name.to_lowercase(), "name": p.name, "title": null, "rating": p.rating, "provisional": p.provisional })
 }
 
 /// lichess's speed name for a time control.
@@ -73,9 +73,20 @@ pub fn game_state(view: &View) -> Value {
         "status": status(view),
         "wdraw": view.draw_offer == Some(Color::White),
         "bdraw": view.draw_offer == Some(Color::Black),
+        "wtakeback": view.takeback == Some(Color::White),
+        "btakeback": view.takeback == Some(Color::Black),
+        "claims": view.claims,
+        "running": view.running.map(Color::name),
     });
     if let Some(w) = winner(view) {
         state["winner"] = json!(w);
+    }
+    if let Some(finish) = view.finish {
+        state["termination"] = json!(finish.termination);
+        state["result"] = json!(finish.result.pgn());
+    }
+    if let Some(ms) = view.move_time_left {
+        state["moveTime"] = json!(ms);
     }
     state
 }
@@ -86,7 +97,9 @@ pub fn game_full(view: &View) -> Value {
     json!({
         "type": "gameFull",
         "id": view.id,
-        "rated": false,
+        "rated": view.rated,
+        "ruleset": view.setup.ruleset.name(),
+        "timeControl": tc.to_string(),
         "variant": if view.setup.chess960 {
             json!({ "key": "chess960", "name": "Chess960", "short": "960" })
         } else {
@@ -125,8 +138,8 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
             "fen": view.fen,
             "isMyTurn": view.finish.is_none() && view.turn == color,
             "lastMove": view.moves.last().cloned().unwrap_or_default(),
-            "opponent": { "id": opponent.name.to_lowercase(), "username": opponent.name, "rating": 1500 },
-            "rated": false,
+            "opponent": { "id": opponent.name.to_lowercase(), "username": opponent.name, "rating": opponent.rating },
+            "rated": view.rated,
             "speed": speed(&view.setup.time_control),
             "perf": speed(&view.setup.time_control),
             "source": "friend",
@@ -143,22 +156,38 @@ pub fn game_json(view: &View) -> Value {
     let tc = &view.setup.time_control;
     let mut game = json!({
         "id": view.id,
-        "rated": false,
+        "rated": view.rated,
         "variant": if view.setup.chess960 { "chess960" } else { "standard" },
         "speed": speed(tc),
         "perf": speed(tc),
         "createdAt": view.created_at,
         "status": status(view),
         "players": {
-            "white": { "user": { "name": view.white.name, "id": view.white.name.to_lowercase() }, "rating": 1500 },
-            "black": { "user": { "name": view.black.name, "id": view.black.name.to_lowercase() }, "rating": 1500 },
+            "white": { "user": { "name": view.white.name, "id": view.white.name.to_lowercase() }, "rating": view.white.rating },
+            "black": { "user": { "name": view.black.name, "id": view.black.name.to_lowercase() }, "rating": view.black.rating },
         },
         "moves": view.moves.join(" "),
-        "pgn": view.pgn,
+        "ruleset": view.setup.ruleset.name(),
         "clock": clock(tc),
     });
     if let Some(w) = winner(view) {
         game["winner"] = json!(w);
     }
+    if let Some(pgn) = &view.pgn {
+        game["pgn"] = json!(pgn);
+    }
     game
+}
+
+/// The `opponentGone` line of a player's game stream: the opponent (`color`) left
+/// or came back; while gone, the seconds until victory can be claimed.
+pub fn opponent_gone(handle: &crate::live::GameHandle, color: Color, gone: bool) -> Value {
+    let mut line = json!({ "type": "opponentGone", "gone": gone });
+    if gone {
+        if let Some(limit) = handle.view().setup.ruleset.params().gone_claim_after_ms {
+            let left = limit.saturating_sub(handle.gone_ms(color, crate::live::now_ms()));
+            line["claimWinInSeconds"] = json!(left.div_ceil(1000));
+        }
+    }
+    line
 }

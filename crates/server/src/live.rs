@@ -5,7 +5,9 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use caissa_arbiter::{Action, ActionError, ArbiterAction, Event, Game, GameSetup, Status};
+use caissa_arbiter::{
+    Action, ActionError, ArbiterAction, ClaimKind, Event, Game, GameSetup, Status,
+};
 use caissa_rules::Color;
 use caissa_store::Append;
 
@@ -28,6 +30,22 @@ pub struct Player {
     pub id: i64,
     /// Name.
     pub name: String,
+    /// Rating at the game's speed when the game began.
+    pub rating: u32,
+    /// Whether that rating is still provisional.
+    pub provisional: bool,
+}
+
+impl Player {
+    /// A player with the default (provisional) rating.
+    pub fn new(id: i64, name: String) -> Player {
+        Player {
+            id,
+            name,
+            rating: 1500,
+            provisional: true,
+        }
+    }
 }
 
 /// What everyone may see of a game at one moment.
@@ -59,8 +77,18 @@ pub struct View {
     pub fen: String,
     /// The side to move.
     pub turn: Color,
-    /// The PGN so far.
-    pub pgn: String,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+    /// A pending takeback proposal.
+    pub takeback: Option<Color>,
+    /// The draws the side to move may claim now (9.2, 9.3).
+    pub claims: Vec<ClaimKind>,
+    /// Time left for the current move where the mode limits each move, ms.
+    pub move_time_left: Option<u64>,
+    /// Whose clock runs.
+    pub running: Option<Color>,
+    /// The PGN, once the game is over (ask the game's task while it is live).
+    pub pgn: Option<String>,
 }
 
 /// What a game looks like at `now`.
@@ -69,6 +97,7 @@ pub fn view_of(
     white: Player,
     black: Player,
     created_at: u64,
+    rated: bool,
     game: &Game,
     now: u64,
 ) -> View {
@@ -99,8 +128,28 @@ pub fn view_of(
         draw_offer: game.draw_offer(),
         fen: game.position().fen(),
         turn: game.position().turn(),
-        pgn: game.pgn(),
+        rated,
+        takeback: game.takeback(),
+        claims: claims_of(game),
+        move_time_left: clock.move_time_left(now),
+        running: clock.running().filter(|_| !clock.is_paused()),
+        pgn: game.finish().map(|_| game.pgn()),
     }
+}
+
+/// The draws the side to move could claim now.
+fn claims_of(game: &Game) -> Vec<ClaimKind> {
+    if game.finish().is_some() || game.params().automatic_claimable_draws {
+        return Vec::new();
+    }
+    game.line()
+        .claimable()
+        .into_iter()
+        .map(|c| match c {
+            caissa_rules::ClaimableDraw::ThreefoldRepetition => ClaimKind::ThreefoldRepetition,
+            caissa_rules::ClaimableDraw::FiftyMoves => ClaimKind::FiftyMoves,
+        })
+        .collect()
 }
 
 enum Command {
@@ -109,6 +158,18 @@ enum Command {
         action: Action,
         reply: oneshot::Sender<Result<(), ApiError>>,
     },
+    Pgn {
+        reply: oneshot::Sender<String>,
+    },
+}
+
+/// Whether a player is connected to a game (an open stream or socket).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Presence {
+    /// Open connections.
+    pub connections: u32,
+    /// Since when there are none, ms (`None`: connected, or never was).
+    pub gone_since: Option<u64>,
 }
 
 /// A cheap handle to a live game's task.
@@ -116,9 +177,107 @@ enum Command {
 pub struct GameHandle {
     tx: mpsc::Sender<Command>,
     view: watch::Receiver<Arc<View>>,
+    presence: Arc<watch::Sender<[Presence; 2]>>,
+    watchers: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Held while a player's connection to a game is open.
+pub struct PresenceGuard {
+    presence: Arc<watch::Sender<[Presence; 2]>>,
+    color: Color,
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        let i = self.color.index();
+        self.presence.send_modify(|p| {
+            p[i].connections = p[i].connections.saturating_sub(1);
+            if p[i].connections == 0 {
+                p[i].gone_since = Some(now_ms());
+            }
+        });
+    }
+}
+
+/// Held while a spectator watches.
+pub struct WatcherGuard(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for WatcherGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 impl GameHandle {
+    /// The colour `user` plays in this game, if any.
+    pub fn color_of(&self, user: i64) -> Option<Color> {
+        let view = self.view.borrow();
+        if view.white.id == user {
+            Some(Color::White)
+        } else if view.black.id == user {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// Marks `color` connected while the guard lives.
+    pub fn present(&self, color: Color) -> PresenceGuard {
+        let i = color.index();
+        self.presence.send_modify(|p| {
+            p[i].connections += 1;
+            p[i].gone_since = None;
+        });
+        PresenceGuard {
+            presence: self.presence.clone(),
+            color,
+        }
+    }
+
+    /// Who is connected; a receiver sees every change.
+    pub fn presence(&self) -> watch::Receiver<[Presence; 2]> {
+        self.presence.subscribe()
+    }
+
+    /// How long `color` has had no connection at `now` (since the game began if never
+    /// connected); 0 while connected.
+    pub fn gone_ms(&self, color: Color, now: u64) -> u64 {
+        let p = self.presence.borrow()[color.index()];
+        if p.connections > 0 {
+            return 0;
+        }
+        let since = p.gone_since.unwrap_or(self.view.borrow().created_at);
+        now.saturating_sub(since)
+    }
+
+    /// Counts a spectator while the guard lives.
+    pub fn watch(&self) -> WatcherGuard {
+        self.watchers
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        WatcherGuard(self.watchers.clone())
+    }
+
+    /// Spectators now.
+    pub fn watchers(&self) -> usize {
+        self.watchers.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The game in PGN now.
+    pub async fn pgn(&self) -> String {
+        if let Some(pgn) = self.view().pgn.clone() {
+            return pgn;
+        }
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::Pgn { reply }).await.is_err() {
+            // The task ended meanwhile: the final view has the PGN.
+            return self.view().pgn.clone().unwrap_or_default();
+        }
+        match answer.await {
+            Ok(pgn) => pgn,
+            Err(_) => self.view().pgn.clone().unwrap_or_default(),
+        }
+    }
+
     /// The latest view.
     pub fn view(&self) -> Arc<View> {
         self.view.borrow().clone()
@@ -151,6 +310,7 @@ struct LiveGame {
     white: Player,
     black: Player,
     created_at: u64,
+    rated: bool,
     game: Game,
     persisted: usize,
     writer: Writer,
@@ -164,6 +324,7 @@ impl LiveGame {
             self.white.clone(),
             self.black.clone(),
             self.created_at,
+            self.rated,
             &self.game,
             now,
         )
@@ -244,7 +405,14 @@ impl LiveGame {
             };
             tokio::select! {
                 command = rx.recv() => {
-                    let Some(Command::Act { user, action, reply }) = command else { break };
+                    let (user, action, reply) = match command {
+                        None => break,
+                        Some(Command::Pgn { reply }) => {
+                            let _ = reply.send(self.game.pgn());
+                            continue;
+                        }
+                        Some(Command::Act { user, action, reply }) => (user, action, reply),
+                    };
                     let before = self.game.events().len();
                     let result = self.handle(user, action).await;
                     if self.game.events().len() != before {
@@ -265,12 +433,14 @@ impl LiveGame {
 
 /// Starts a game's task. `events` are its stored events (all of them); `recovering`
 /// means the server was down: the time since the last event is not charged.
+#[allow(clippy::too_many_arguments)]
 pub fn spawn(
     writer: Writer,
     id: String,
     white: Player,
     black: Player,
     created_at: u64,
+    rated: bool,
     mut game: Game,
     recovering: bool,
 ) -> GameHandle {
@@ -288,38 +458,37 @@ pub fn spawn(
         }
         // These two events are stored by the task's first persist.
     }
-    let (view_tx, view_rx) = watch::channel(Arc::new(View {
-        id: id.clone(),
-        white: white.clone(),
-        black: black.clone(),
-        setup: game.setup().clone(),
+    let first = view_of(
+        &id,
+        white.clone(),
+        black.clone(),
         created_at,
-        moves: Vec::new(),
-        clocks: None,
-        at: 0,
-        status: game.status(),
-        finish: game.finish(),
-        draw_offer: None,
-        fen: String::new(),
-        turn: Color::White,
-        pgn: String::new(),
-    }));
+        rated,
+        &game,
+        now_ms(),
+    );
+    let (view_tx, view_rx) = watch::channel(Arc::new(first));
     let (tx, rx) = mpsc::channel(64);
     let mut live = LiveGame {
         id,
         white,
         black,
         created_at,
+        rated,
         game,
         persisted,
         writer,
         view: view_tx,
     };
-    live.publish();
     tokio::spawn(async move {
         let _ = live.persist().await;
         live.publish();
         live.run(rx).await;
     });
-    GameHandle { tx, view: view_rx }
+    GameHandle {
+        tx,
+        view: view_rx,
+        presence: Arc::new(watch::channel([Presence::default(); 2]).0),
+        watchers: Arc::default(),
+    }
 }

@@ -15,7 +15,7 @@ use crate::{lichess, AppState};
 
 const DAY_MS: f64 = 86_400_000.0;
 
-fn to_rating(r: &StoredRating) -> Rating {
+pub(crate) fn to_rating(r: &StoredRating) -> Rating {
     Rating {
         rating: r.rating,
         deviation: r.deviation,

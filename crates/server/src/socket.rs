@@ -1,12 +1,21 @@
 //! The WebSocket protocol for browsers: one socket per game.
 //!
 //! Client → server (JSON): `{"t":"move","uci":"e2e4"}`, `{"t":"resign"}`,
-//! `{"t":"abort"}`, `{"t":"draw","accept":true|false}`, `{"t":"claim","claim":
-//! "threefold_repetition"|"fifty_moves"}`. Server → client: `{"t":"full", ...gameFull}`
-//! once, `{"t":"state", ...gameState}` on every change, and `{"t":"ack"}` or
-//! `{"t":"error","error":"..."}` answering each action in order. Without a player's
-//! token (`?token=`) the socket is a spectator's: it receives, and every action is
-//! refused.
+//! `{"t":"abort"}`, `{"t":"draw","accept":true|false}` (true offers, or accepts an
+//! open offer), `{"t":"claim","claim":"threefold_repetition"|"fifty_moves","uci":..}`,
+//! `{"t":"takeback","accept":true|false}`, `{"t":"claim-victory"}`,
+//! `{"t":"claim-draw-gone"}`. Server → client: `{"t":"full", ...gameFull}` once,
+//! `{"t":"state", ...gameState, "watchers": n}` on every change, `{"t":"gone",
+//! "color", "gone", "claimWinInSeconds"}` when a player leaves or comes back, and
+//! `{"t":"ack"}` or `{"t":"error","error":"..."}` answering each action in order.
+//! Without a player's session or token the socket is a spectator's: it receives, and
+//! every action is refused.
+//!
+//! Lag: the server pings every few seconds and measures the round trip itself; half
+//! of it is the lag claimed for the player's next move, which the arbiter credits
+//! from the player's bounded quota. Nothing the client says about its lag is trusted.
+
+use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
 use caissa_arbiter::{Action, ClaimKind};
@@ -15,18 +24,27 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 
 use crate::lichess;
-use crate::live::GameHandle;
+use crate::limits::Kind;
+use crate::live::{now_ms, GameHandle, Presence};
+use crate::AppState;
+
+/// How often the server pings to measure the round trip.
+const PING_EVERY: Duration = Duration::from_secs(4);
+
+/// The most lag one move can claim, ms (the quota bounds the total).
+const MAX_LAG_MS: u64 = 1_000;
 
 fn with_tag(tag: &str, mut value: Value) -> String {
     value["t"] = json!(tag);
     value.to_string()
 }
 
-fn action_of(message: &Value) -> Result<Action, String> {
+fn action_of(message: &Value, lag_ms: u64) -> Result<Action, String> {
     match message["t"].as_str() {
         Some("move") => match message["uci"].as_str() {
             Some(uci) => Ok(Action::Move {
                 text: uci.to_string(),
+                lag_ms,
             }),
             None => Err("a move needs \"uci\"".into()),
         },
@@ -36,6 +54,11 @@ fn action_of(message: &Value) -> Result<Action, String> {
             Action::DeclineDraw
         } else {
             Action::OfferDraw
+        }),
+        Some("takeback") => Ok(if message["accept"].as_bool() == Some(false) {
+            Action::DeclineTakeback
+        } else {
+            Action::ProposeTakeback
         }),
         Some("claim") => {
             let claim = match message["claim"].as_str() {
@@ -48,63 +71,96 @@ fn action_of(message: &Value) -> Result<Action, String> {
                 with_move: message["uci"].as_str().map(str::to_string),
             })
         }
+        // The gone time is filled in by the server, never taken from the client.
+        Some("claim-victory") => Ok(Action::ClaimVictory {
+            opponent_gone_ms: 0,
+        }),
+        Some("claim-draw-gone") => Ok(Action::CallDraw {
+            opponent_gone_ms: 0,
+        }),
         other => Err(format!("unknown message type {other:?}")),
     }
 }
 
 /// "Offer a draw" while the opponent's offer is open means accepting it.
-fn accept_if_offered(handle: &GameHandle, user: i64, action: Action) -> Action {
+fn accept_if_offered(handle: &GameHandle, mine: Color, action: Action) -> Action {
     let view = handle.view();
-    let mine = if view.white.id == user {
-        Color::White
-    } else {
-        Color::Black
-    };
     match action {
         Action::OfferDraw if view.draw_offer == Some(!mine) => Action::AcceptDraw,
         other => other,
     }
 }
 
+/// The `gone` message about `color`.
+fn gone_message(handle: &GameHandle, color: Color, p: Presence) -> String {
+    let gone = p.connections == 0 && p.gone_since.is_some();
+    let mut message = lichess::opponent_gone(handle, color, gone);
+    message["color"] = json!(color.name());
+    with_tag("gone", message)
+}
+
 /// Serves one socket until the client leaves.
-pub async fn run(
-    socket: WebSocket,
-    handle: GameHandle,
-    user: Option<i64>,
-    presence: Option<crate::PresenceGuard>,
-) {
-    let _presence = presence;
+pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: Option<i64>) {
+    let color = user.and_then(|u| handle.color_of(u));
+    let _presence = color.map(|c| handle.present(c));
+    let _watcher = color.is_none().then(|| handle.watch());
     let (mut sink, mut stream) = socket.split();
     let mut updates = handle.subscribe();
+    let mut presence = handle.presence();
+    let mut last_presence = *presence.borrow_and_update();
     let first = updates.borrow_and_update().clone();
+    let mut full = lichess::game_full(&first);
+    full["state"]["watchers"] = json!(handle.watchers());
     if sink
-        .send(Message::Text(
-            with_tag("full", lichess::game_full(&first)).into(),
-        ))
+        .send(Message::Text(with_tag("full", full).into()))
         .await
         .is_err()
     {
         return;
     }
+    // Whoever is away now (the opponent, or for spectators either player).
+    for c in [Color::White, Color::Black] {
+        let p = last_presence[c.index()];
+        if Some(c) != color
+            && p.connections == 0
+            && p.gone_since.is_some()
+            && first.finish.is_none()
+        {
+            let message = gone_message(&handle, c, p);
+            if sink.send(Message::Text(message.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+    let mut ping = tokio::time::interval(PING_EVERY);
+    let started = std::time::Instant::now();
+    let mut lag_ms = 0u64;
     loop {
         tokio::select! {
             incoming = stream.next() => {
                 let Some(Ok(message)) = incoming else { break };
                 let text = match message {
                     Message::Text(text) => text.to_string(),
+                    Message::Pong(payload) => {
+                        if let Ok(bytes) = <[u8; 8]>::try_from(payload.as_ref()) {
+                            let sent = u64::from_be_bytes(bytes);
+                            let now = started.elapsed().as_millis() as u64;
+                            if now >= sent {
+                                lag_ms = ((now - sent) / 2).min(MAX_LAG_MS);
+                            }
+                        }
+                        continue;
+                    }
                     Message::Close(_) => break,
                     _ => continue,
                 };
-                let reply = match (serde_json::from_str::<Value>(&text), user) {
-                    (Err(e), _) => Err(format!("invalid JSON: {e}")),
-                    (Ok(_), None) => Err("spectators cannot act".to_string()),
-                    (Ok(message), Some(user)) => match action_of(&message) {
-                        Err(e) => Err(e),
-                        Ok(action) => {
-                            let action = accept_if_offered(&handle, user, action);
-                            handle.act(user, action).await.map_err(|e| e.to_string())
-                        }
-                    },
+                let reply = match (serde_json::from_str::<Value>(&text), user, color) {
+                    (Err(e), _, _) => Err(format!("invalid JSON: {e}")),
+                    (Ok(_), _, None) => Err("spectators cannot act".to_string()),
+                    (Ok(message), Some(user), Some(color)) => {
+                        act(&state, &handle, user, color, &message, lag_ms).await
+                    }
+                    (Ok(_), None, Some(_)) => Err("spectators cannot act".to_string()),
                 };
                 let answer = match reply {
                     Ok(()) => json!({ "t": "ack" }).to_string(),
@@ -119,10 +175,63 @@ pub async fn run(
                     break;
                 }
                 let view = updates.borrow_and_update().clone();
-                if sink.send(Message::Text(with_tag("state", lichess::game_state(&view)).into())).await.is_err() {
+                let mut message = lichess::game_state(&view);
+                message["watchers"] = json!(handle.watchers());
+                if sink.send(Message::Text(with_tag("state", message).into())).await.is_err() {
+                    break;
+                }
+            }
+            changed = presence.changed() => {
+                if changed.is_err() {
+                    continue;
+                }
+                let now = *presence.borrow_and_update();
+                for c in [Color::White, Color::Black] {
+                    let (before, after) = (last_presence[c.index()], now[c.index()]);
+                    let was_gone = before.connections == 0;
+                    let is_gone = after.connections == 0;
+                    // A player hears about the opponent; spectators about both.
+                    if was_gone != is_gone && Some(c) != color {
+                        let message = gone_message(&handle, c, after);
+                        if sink.send(Message::Text(message.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                last_presence = now;
+            }
+            _ = ping.tick() => {
+                let at = started.elapsed().as_millis() as u64;
+                if sink.send(Message::Ping(at.to_be_bytes().to_vec().into())).await.is_err() {
                     break;
                 }
             }
         }
     }
+}
+
+async fn act(
+    state: &AppState,
+    handle: &GameHandle,
+    user: i64,
+    color: Color,
+    message: &Value,
+    lag_ms: u64,
+) -> Result<(), String> {
+    state
+        .inner
+        .limits
+        .take(user, Kind::GameAction)
+        .map_err(|e| e.to_string())?;
+    let action = match action_of(message, lag_ms)? {
+        Action::ClaimVictory { .. } => Action::ClaimVictory {
+            opponent_gone_ms: handle.gone_ms(!color, now_ms()),
+        },
+        Action::CallDraw { .. } => Action::CallDraw {
+            opponent_gone_ms: handle.gone_ms(!color, now_ms()),
+        },
+        other => accept_if_offered(handle, color, other),
+    };
+    state.count_action();
+    handle.act(user, action).await.map_err(|e| e.to_string())
 }

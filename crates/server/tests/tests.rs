@@ -70,12 +70,18 @@ async fn post(
     (status, body)
 }
 
-/// Reads NDJSON lines (skipping keep-alives) until `done` says stop.
+/// Reads NDJSON lines (skipping keep-alives) until `done` says stop; fails after
+/// 30 s without it.
 async fn read_lines(resp: reqwest::Response, mut done: impl FnMut(&Value) -> bool) -> Vec<Value> {
     let mut stream = resp.bytes_stream();
     let mut buffer = Vec::new();
     let mut lines = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
     loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the awaited line never came; got {lines:?}"
+        );
         let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
             .await
             .expect("stream stalled");
@@ -775,6 +781,8 @@ async fn browsers_register_log_in_and_need_the_csrf_token_to_act() {
         .await
         .unwrap();
     assert_eq!(me["username"], "Clara");
+    // A reloaded page recovers its CSRF token from the account.
+    assert_eq!(me["csrf"], csrf.as_str());
     // A state change without the CSRF header is refused; with it, accepted.
     let url = server.url("/api/challenge/Boris");
     let refused = client
@@ -896,3 +904,5 @@ async fn the_ladder_ruleset_with_a_per_move_limit_applies_the_house_rules() {
     assert_eq!(pools["pools"][2]["id"], "3+2");
     server.task.abort();
 }
+
+mod online_play;

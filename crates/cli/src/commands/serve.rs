@@ -6,11 +6,35 @@ use std::net::SocketAddr;
 #[derive(clap::Args)]
 pub struct Args {
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "CAISSA_ADDR", default_value = DEFAULT_ADDR)]
     addr: SocketAddr,
     /// Database URL: sqlite://<path> (created if missing).
-    #[arg(long, default_value = "sqlite://caissa.db")]
+    #[arg(long, env = "CAISSA_DB", default_value = DEFAULT_DB)]
     db: String,
+    /// Serve the web app from this folder instead of the copy built into the binary
+    /// (for working on the front end).
+    #[arg(long)]
+    web_dir: Option<std::path::PathBuf>,
+}
+
+const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+const DEFAULT_DB: &str = "sqlite://caissa.db";
+
+impl Args {
+    /// The defaults, or `CAISSA_ADDR` and `CAISSA_DB` from the environment (plain
+    /// `caissa` with no command).
+    pub fn from_env() -> Args {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Only {
+            #[command(flatten)]
+            args: Args,
+        }
+        match Only::try_parse_from(["caissa"]) {
+            Ok(only) => only.args,
+            Err(e) => e.exit(),
+        }
+    }
 }
 
 /// Runs until Ctrl-C.
@@ -20,7 +44,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    if let Some(dir) = args.web_dir {
+        caissa_server::assets::serve_from(dir);
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(caissa_server::serve(args.addr, &args.db))
