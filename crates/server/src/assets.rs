@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 
 #[derive(rust_embed::RustEmbed)]
 #[folder = "../../web/"]
+#[exclude = "test/*"]
 struct Embedded;
 
 static DISK: OnceLock<PathBuf> = OnceLock::new();

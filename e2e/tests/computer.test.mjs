@@ -1,0 +1,39 @@
+// A game against the computer (level 1), as a guest.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, drag, launch, newPage, noProblems, screenshot, waitForPlies } from '../lib/helpers.mjs';
+
+test('play the computer at level 1, typing a move in SAN', { timeout: 90_000 }, async (t) => {
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${BASE}/`);
+    await page.check('input[name="ai-color"][value="white"]');
+    await page.click('[data-testid="play-ai"]');
+    await page.waitForURL(/\/game\/\w+/);
+    await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');
+    assert.match(await page.locator('.player-bar.top .player-name').innerText(), /Caissa-AI/);
+    await drag(page, 'e2', 'e4');
+    await waitForPlies(page, 2, 20_000);
+    await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');
+    // The second move is typed in SAN (the accessible way to move); a bad one is refused in words.
+    await page.fill('#san-input', 'Ke5');
+    await page.press('#san-input', 'Enter');
+    await page.waitForSelector('#san-error:has-text("Cannot play")');
+    await page.fill('#san-input', 'd4');
+    await page.press('#san-input', 'Enter');
+    await waitForPlies(page, 4, 20_000);
+    await page.waitForFunction(() => /^(White|Black): /.test(document.getElementById('announcer')?.textContent || ''));
+    const sans = await page.locator('[data-testid="move-list"] button.move').allInnerTexts();
+    assert.equal(sans[0], 'e4');
+    assert.equal(sans[2], 'd4');
+    await screenshot(page, 'game-computer');
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('.my-games a');
+    assert.match(await page.locator('.my-games').innerText(), /Caissa-AI/);
+    assert.deepEqual(noProblems(t, page), []);
+  } finally {
+    await browser.close();
+  }
+});

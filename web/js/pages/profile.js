@@ -1,0 +1,133 @@
+// A player's page: ratings per speed with their history (SVG chart), the ladder,
+// results and the list of games.
+
+import { api, isMe, parseNdjson } from '../api.js';
+import { lang, t } from '../i18n.js';
+import { ratingChart } from '../chart.js';
+import { colorName, resultScore, resultText, speedName } from '../format.js';
+import { h, replace, setTitle, showError } from '../ui.js';
+
+const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
+/** Wins, losses and draws of `name` over a list of games (export JSON). */
+export function tally(games, name) {
+  const out = { wins: 0, losses: 0, draws: 0, total: 0 };
+  const me = String(name).toLowerCase();
+  for (const g of games) {
+    if (!g.status || g.status === 'started' || g.status === 'created' || g.status === 'aborted') continue;
+    const white = (g.players?.white?.user?.name || '').toLowerCase();
+    const color = white === me ? 'white' : 'black';
+    out.total++;
+    if (!g.winner) out.draws++;
+    else if (g.winner === color) out.wins++;
+    else out.losses++;
+  }
+  return out;
+}
+
+export async function mount(container, params) {
+  const page = new Profile(container, params.name);
+  await page.load();
+  return page;
+}
+
+class Profile {
+  constructor(container, name) {
+    this.container = container;
+    this.name = name;
+  }
+
+  destroy() {}
+
+  onLang() {
+    this.render();
+  }
+
+  async load() {
+    setTitle(this.name);
+    replace(this.container, h('p', { class: 'muted' }, t('common.loading')));
+    const base = `/api/user/${encodeURIComponent(this.name)}`;
+    const [user, history, games] = await Promise.allSettled([
+      api(base),
+      api(`${base}/rating-history`),
+      api(`/api/games/user/${encodeURIComponent(this.name)}?max=50`, { accept: 'application/x-ndjson' }),
+    ]);
+    if (user.status === 'rejected') {
+      replace(this.container, h('h1', {}, this.name), h('p', { class: 'error-text', role: 'alert' }, user.reason.message));
+      showError(user.reason);
+      return;
+    }
+    this.user = user.value;
+    this.history = history.status === 'fulfilled' && Array.isArray(history.value) ? history.value : [];
+    if (history.status === 'rejected') showError(history.reason);
+    this.games = games.status === 'fulfilled'
+      ? (typeof games.value === 'string' ? parseNdjson(games.value) : Array.isArray(games.value) ? games.value : [])
+      : [];
+    if (games.status === 'rejected') showError(games.reason);
+    this.render();
+  }
+
+  render() {
+    const u = this.user;
+    if (!u) return;
+    setTitle(u.username);
+    const perfs = u.perfs || {};
+    const ratingCards = SPEEDS.filter((s) => perfs[s]).map((s) => {
+      const p = perfs[s];
+      return h('div', { class: 'perf', 'data-speed': s },
+        h('span', { class: 'perf-name' }, speedName(s)),
+        h('strong', { class: 'perf-rating' }, `${Math.round(p.rating)}${p.prov ? '?' : ''}`),
+        h('span', { class: 'muted' }, t('profile.games', { n: p.games ?? 0 })),
+        p.rd ? h('span', { class: 'muted', title: t('profile.rdLong') }, t('profile.rd', { n: Math.round(p.rd) })) : null);
+    });
+    const ladder = u.ladder || {};
+    const level = ladder.level === 'unrated' || ladder.level === undefined ? t('profile.unrated') : t('profile.level', { n: ladder.level });
+    const series = this.history.map((s) => ({ name: String(s.name).toLowerCase(), label: speedName(String(s.name).toLowerCase()), points: s.points }));
+    const chart = ratingChart(series, { locale: lang(), title: t('profile.ratingHistory') });
+    const score = tally(this.games, u.username);
+    replace(this.container,
+      h('div', { class: 'profile-head' },
+        h('h1', {}, u.username),
+        u.createdAt ? h('p', { class: 'muted' }, t('profile.memberSince', { date: new Date(u.createdAt).toLocaleDateString(lang()) })) : null,
+        isMe(u.username) ? h('a', { class: 'button', href: '/settings' }, t('nav.settings')) : null),
+      h('section', { class: 'card', 'aria-labelledby': 'ratings-title' },
+        h('h2', { id: 'ratings-title' }, t('profile.ratings')),
+        ratingCards.length ? h('div', { class: 'perfs' }, ratingCards) : h('p', { class: 'muted' }, t('profile.noRatings'))),
+      h('section', { class: 'card', 'aria-labelledby': 'ladder-title' },
+        h('h2', { id: 'ladder-title' }, t('profile.ladder')),
+        h('p', { 'data-testid': 'ladder' }, h('strong', {}, level), ' · ',
+          t('profile.points', { n: ladder.points ?? 0 }), ' · ', t('profile.games', { n: ladder.games ?? 0 }))),
+      h('section', { class: 'card', 'aria-labelledby': 'history-title' },
+        h('h2', { id: 'history-title' }, t('profile.ratingHistory')),
+        chart ? h('div', { class: 'chart-box', 'data-testid': 'rating-chart' }, chart) : h('p', { class: 'muted' }, t('profile.noHistory'))),
+      h('section', { class: 'card', 'aria-labelledby': 'games-title' },
+        h('h2', { id: 'games-title' }, t('profile.recentGames')),
+        h('p', { 'data-testid': 'tally' }, t('profile.tally', { wins: score.wins, losses: score.losses, draws: score.draws })),
+        this.gameList()));
+  }
+
+  gameList() {
+    if (!this.games.length) return h('p', { class: 'muted' }, t('profile.noGames'));
+    const me = this.user.username.toLowerCase();
+    return h('table', { class: 'table games-table' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, t('profile.opponent')),
+        h('th', { scope: 'col' }, t('profile.colorCol')),
+        h('th', { scope: 'col' }, t('profile.result')),
+        h('th', { scope: 'col' }, t('profile.speed')),
+        h('th', { scope: 'col' }, t('profile.date')))),
+      h('tbody', {}, this.games.map((g) => {
+        const white = g.players?.white?.user?.name || '?';
+        const black = g.players?.black?.user?.name || '?';
+        const color = white.toLowerCase() === me ? 'white' : 'black';
+        const opponent = color === 'white' ? black : white;
+        const outcome = g.status === 'started' ? 'playing' : !g.winner ? 'draw' : g.winner === color ? 'win' : 'loss';
+        return h('tr', { class: `outcome-${outcome}` },
+          h('td', {}, h('a', { href: `/game/${encodeURIComponent(g.id)}` }, opponent)),
+          h('td', {}, colorName(color)),
+          h('td', { title: resultText(g) || '' }, `${resultScore(g)} ${t(`profile.outcome.${outcome}`)}`),
+          h('td', {}, speedName(g.speed)),
+          h('td', {}, g.createdAt ? new Date(g.createdAt).toLocaleDateString(lang()) : ''));
+      })));
+  }
+}

@@ -1,0 +1,28 @@
+// The page addresses of the app and which page each one shows.
+
+export const ROUTES = [
+  { re: /^\/$/, page: 'lobby' },
+  { re: /^\/game\/([\w-]+)(?:\/(white|black))?\/?$/, page: 'game', params: ['id', 'color'] },
+  { re: /^\/@\/([\w-]+)\/?$/, page: 'profile', params: ['name'] },
+  { re: /^\/tv\/?$/, page: 'watch', extra: { tv: true } },
+  { re: /^\/watch\/?$/, page: 'watch', extra: { tv: false } },
+  { re: /^\/analysis\/?$/, page: 'analysis' },
+  { re: /^\/login\/?$/, page: 'auth', extra: { mode: 'login' } },
+  { re: /^\/register\/?$/, page: 'auth', extra: { mode: 'register' } },
+  { re: /^\/settings\/?$/, page: 'settings' },
+];
+
+/** Which page an address shows, with its parameters. */
+export function matchRoute(pathname) {
+  for (const route of ROUTES) {
+    const m = pathname.match(route.re);
+    if (!m) continue;
+    const params = { ...(route.extra || {}) };
+    (route.params || []).forEach((name, i) => {
+      if (m[i + 1] !== undefined) params[name] = decodeURIComponent(m[i + 1]);
+    });
+    return { page: route.page, params };
+  }
+  return { page: 'notfound', params: {} };
+}
+

@@ -1,0 +1,220 @@
+// Unit tests of the app's pure parts (run: node --test web/test/).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { setDictionary, setLang, t, pickLanguage } from '../js/i18n.js';
+import { announceMove, resultText, resultScore, sanToWords, terminationOf, timeControlLabel } from '../js/format.js';
+import { formatClock } from '../js/ui.js';
+import { niceTicks, dateTicks, evalToPawns } from '../js/chart.js';
+import { sanitize, DEFAULTS } from '../js/settings.js';
+import { materialDiff, stepPly } from '../js/components.js';
+import { matchRoute } from '../js/routes.js';
+import { seekFields, challengeFields } from '../js/pages/lobby.js';
+import { runningColor } from '../js/pages/game.js';
+import { sansToUcis } from '../js/pages/analysis.js';
+import { tally } from '../js/pages/profile.js';
+import { Position } from '../js/chess.js';
+
+const WEB = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LANGS = ['en', 'zh-Hans', 'zh-Hant'];
+const dicts = Object.fromEntries(LANGS.map((code) => [code, JSON.parse(readFileSync(join(WEB, 'i18n', `${code}.json`), 'utf8'))]));
+for (const code of LANGS) setDictionary(code, dicts[code]);
+
+async function inLang(code, fn) {
+  await setLang(code);
+  try {
+    return fn();
+  } finally {
+    await setLang('en');
+  }
+}
+
+test('every language has the same keys and placeholders', () => {
+  const keys = Object.keys(dicts.en).sort();
+  const placeholders = (s) => (s.match(/\{\w+\}/g) || []).sort().join(',');
+  for (const code of ['zh-Hans', 'zh-Hant']) {
+    assert.deepEqual(Object.keys(dicts[code]).sort(), keys, `${code} has the English keys`);
+    for (const key of keys) {
+      assert.equal(placeholders(dicts[code][key]), placeholders(dicts.en[key]), `${code} ${key} placeholders`);
+      assert.ok(dicts[code][key].trim(), `${code} ${key} is not empty`);
+    }
+  }
+});
+
+test('every key the code names exists', () => {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.js') && !['chess.js', 'board.js'].includes(entry.name)) files.push(path);
+    }
+  };
+  walk(join(WEB, 'js'));
+  const prefixes = Object.keys(dicts.en).map((k) => k.split('.')[0]);
+  const prefix = new RegExp(`'((?:${[...new Set(prefixes)].join('|')})\\.[\\w.-]*[\\w])'`, 'g');
+  const missing = [];
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    for (const m of source.matchAll(prefix)) {
+      const key = m[1];
+      if (/\.(js|json|svg)$/.test(key)) continue;
+      if (!(key in dicts.en)) missing.push(`${file.slice(WEB.length)}: ${key}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('the seeds\' chess terms in Chinese', () => {
+  assert.deepEqual(['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'].map((r) => dicts['zh-Hans'][`piece.${r}`]), ['王', '后', '车', '象', '马', '兵']);
+  assert.deepEqual(['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'].map((r) => dicts['zh-Hant'][`piece.${r}`]), ['王', '后', '車', '象', '馬', '兵']);
+  assert.equal(dicts['zh-Hans']['speak.check'], '将军');
+  assert.equal(dicts['zh-Hant']['speak.check'], '將軍');
+  assert.equal(dicts['zh-Hans']['speak.checkmate'], '将死');
+  assert.equal(dicts['zh-Hant']['speak.checkmate'], '將死');
+  assert.equal(dicts['zh-Hans']['draw.stalemate'], '逼和');
+  assert.equal(dicts['zh-Hans']['draw.draw'], '和棋');
+  assert.equal(dicts['zh-Hans']['game.resign'], '认输');
+  assert.equal(dicts['zh-Hant']['game.resign'], '認輸');
+  assert.match(dicts['zh-Hans']['end.time_forfeit'], /超时/);
+  assert.match(dicts['zh-Hant']['end.time_forfeit'], /超時/);
+  assert.match(dicts['zh-Hans']['game.takeback'], /悔棋/);
+  assert.equal(dicts['zh-Hans']['game.rematch'], '再来一局');
+  assert.equal(dicts['zh-Hant']['game.rematch'], '再來一局');
+  assert.equal(dicts['zh-Hans']['game.offerDraw'], '求和');
+});
+
+test('t() fills placeholders and falls back to English, then the key', async () => {
+  assert.equal(t('lobby.waiting', { n: 3 }), '3 waiting');
+  assert.equal(t('no.such.key'), 'no.such.key');
+  const d = { ...dicts['zh-Hant'] };
+  delete d['lobby.waiting'];
+  setDictionary('zh-Hant', d);
+  assert.equal(await inLang('zh-Hant', () => t('lobby.waiting', { n: 2 })), '2 waiting');
+  setDictionary('zh-Hant', dicts['zh-Hant']);
+  assert.equal(pickLanguage(['zh-TW']), 'zh-Hant');
+  assert.equal(pickLanguage(['zh-CN', 'en']), 'zh-Hans');
+  assert.equal(pickLanguage(['fr', 'en-GB']), 'en');
+  assert.equal(pickLanguage([]), 'en');
+});
+
+test('results in words', async () => {
+  assert.equal(resultText({ status: 'outoftime', winner: 'black' }), "Black wins — White's flag fell");
+  assert.equal(resultText({ status: 'mate', winner: 'white' }), 'White wins by checkmate');
+  assert.equal(resultText({ status: 'resign', winner: 'white' }), 'White wins — Black resigned');
+  assert.equal(resultText({ status: 'draw', termination: 'agreement' }), 'Draw by agreement');
+  assert.equal(resultText({ status: 'draw', termination: 'threefold_repetition' }), 'Draw by threefold repetition');
+  assert.equal(resultText({ status: 'stalemate' }), 'Draw by stalemate');
+  assert.equal(resultText({ status: 'outoftime' }), 'Draw — a flag fell, but the opponent cannot checkmate');
+  assert.equal(resultText({ status: 'aborted' }), 'Game aborted');
+  assert.equal(resultText({ status: 'started' }), null);
+  assert.equal(terminationOf({ status: 'timeout', winner: 'white' }), 'abandoned');
+  assert.equal(resultScore({ status: 'mate', winner: 'black' }), '0-1');
+  assert.equal(resultScore({ status: 'draw' }), '1/2-1/2');
+  assert.equal(await inLang('zh-Hans', () => resultText({ status: 'outoftime', winner: 'black' })), '白方超时，黑方胜');
+  assert.equal(await inLang('zh-Hant', () => resultText({ status: 'resign', winner: 'black' })), '白方認輸，黑方勝');
+});
+
+test('moves read aloud', async () => {
+  assert.equal(announceMove('white', 'Nf3'), 'White: knight f3');
+  assert.equal(sanToWords('exd5'), 'pawn e takes d5');
+  assert.equal(sanToWords('Qxf7#'), 'queen takes f7, checkmate');
+  assert.equal(sanToWords('O-O-O+'), 'castles long, check');
+  assert.equal(sanToWords('e8=Q'), 'pawn e8 promotes to queen');
+  assert.equal(sanToWords('Nbd2'), 'knight b d2');
+  assert.equal(await inLang('zh-Hans', () => announceMove('black', 'Qh4#')), '黑方：后 h4，将死');
+  assert.equal(await inLang('zh-Hant', () => announceMove('white', 'Nxe5+')), '白方：馬 吃 e5，將軍');
+});
+
+test('clock readings', () => {
+  assert.equal(formatClock(180_000), '3:00');
+  assert.equal(formatClock(61_999), '1:01');
+  assert.equal(formatClock(9_950), '0:09.9');
+  assert.equal(formatClock(-5), '0:00.0');
+  assert.equal(formatClock(3_725_000), '1:02:05');
+});
+
+test('time control labels', () => {
+  assert.equal(timeControlLabel({ time: 3, increment: 2 }), '3+2');
+  assert.equal(timeControlLabel({ limit: 90, increment: 0 }), '1.5+0');
+  assert.equal(timeControlLabel({ days: 3 }), '3 d/move');
+  assert.equal(timeControlLabel({}), 'No clock');
+});
+
+test('chart ticks', () => {
+  assert.deepEqual(niceTicks(1480, 1620, 5), [1500, 1550, 1600]);
+  assert.deepEqual(niceTicks(0, 10, 5), [0, 2, 4, 6, 8, 10]);
+  const start = Date.UTC(2025, 0, 15);
+  const end = Date.UTC(2025, 11, 20);
+  const ticks = dateTicks(start, end, 5);
+  assert.ok(ticks.length >= 3 && ticks.length <= 12, `${ticks.length} ticks`);
+  assert.ok(ticks.every((v) => v >= start && v <= end && new Date(v).getUTCDate() === 1));
+  assert.equal(evalToPawns({ cp: 250 }), 2.5);
+  assert.equal(evalToPawns({ mate: -3 }), -10);
+  assert.equal(evalToPawns(null), null);
+});
+
+test('settings keep only known values', () => {
+  assert.deepEqual(sanitize(null), DEFAULTS);
+  const s = sanitize({ pieceSet: 'flat', theme: 'pink', sound: 'yes', notation: 'figurine', lang: 'zh-Hant', extra: 1 });
+  assert.equal(s.pieceSet, 'flat');
+  assert.equal(s.theme, DEFAULTS.theme);
+  assert.equal(s.sound, DEFAULTS.sound);
+  assert.equal(s.notation, 'figurine');
+  assert.equal(s.lang, 'zh-Hant');
+  assert.ok(!('extra' in s));
+});
+
+test('material balance and stepping', () => {
+  const pos = Position.fromFen('rnb1kbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  const diff = materialDiff(pos.material());
+  assert.deepEqual(diff.white, { pieces: ['queen'], score: 9 });
+  assert.deepEqual(diff.black, { pieces: [], score: 0 });
+  assert.equal(stepPly('prev', 0, 5), 0);
+  assert.equal(stepPly('next', 5, 5), 5);
+  assert.equal(stepPly('last', 2, 5), 5);
+  assert.equal(stepPly('first', 4, 5), 0);
+});
+
+test('routes', () => {
+  assert.deepEqual(matchRoute('/'), { page: 'lobby', params: {} });
+  assert.deepEqual(matchRoute('/game/abc123'), { page: 'game', params: { id: 'abc123' } });
+  assert.deepEqual(matchRoute('/game/abc123/black'), { page: 'game', params: { id: 'abc123', color: 'black' } });
+  assert.deepEqual(matchRoute('/@/Some_one'), { page: 'profile', params: { name: 'Some_one' } });
+  assert.deepEqual(matchRoute('/tv'), { page: 'watch', params: { tv: true } });
+  assert.equal(matchRoute('/login').params.mode, 'login');
+  assert.equal(matchRoute('/nope').page, 'notfound');
+});
+
+test('the create-game form as seek and challenge fields', () => {
+  const base = { mode: 'realtime', time: 5, increment: 3, delay: 5, delayType: 'simple', perMove: 10, days: 2, rated: true, color: 'white', ruleset: 'online', ratingMin: '1400', ratingMax: '1800' };
+  assert.deepEqual(seekFields(base), { rated: 'true', color: 'white', time: 5, increment: 3, ratingRange: '1400-1800' });
+  assert.deepEqual(seekFields({ ...base, mode: 'fast', ratingMin: '' }), { rated: 'true', color: 'white', time: 5, increment: 3, 'clock.perMove': 10 });
+  assert.deepEqual(seekFields({ ...base, mode: 'match', ruleset: 'fide-blitz', ratingMin: '' }), { rated: 'true', color: 'white', ruleset: 'fide-blitz', time: 5, increment: 0, 'clock.perMove': 10 });
+  assert.deepEqual(seekFields({ ...base, mode: 'delay', delayType: 'bronstein', ratingMin: '' }), { rated: 'true', color: 'white', time: 5, increment: 0, 'clock.delay': 5, 'clock.delayType': 'bronstein' });
+  assert.deepEqual(seekFields({ ...base, mode: 'correspondence', ratingMin: '' }), { rated: 'true', color: 'white', days: 2 });
+  assert.deepEqual(challengeFields({ ...base, mode: 'fast', ratingMin: '' }), { rated: 'true', color: 'white', ruleset: undefined, 'clock.limit': 300, 'clock.increment': 3, 'clock.perMove': 10 });
+});
+
+test('whose clock runs', () => {
+  assert.equal(runningColor({ status: 'started', moves: 'e2e4', running: 'black' }, 'black'), 'black');
+  assert.equal(runningColor({ status: 'started', moves: 'e2e4' }, 'black'), null);
+  assert.equal(runningColor({ status: 'started', moves: 'e2e4 e7e5' }, 'white'), 'white');
+  assert.equal(runningColor({ status: 'started', moves: '' }, 'white', 0), 'white');
+  assert.equal(runningColor({ status: 'mate', moves: 'e2e4 e7e5' }, 'white'), null);
+});
+
+test('PGN moves to UCI, with the failing move named', () => {
+  assert.deepEqual(sansToUcis(null, ['e4', 'e5', 'Nf3']), ['e2e4', 'e7e5', 'g1f3']);
+  assert.throws(() => sansToUcis(null, ['e4', 'e5', 'Ke3']), /^Error: 2\. Ke3/);
+});
+
+test('a player\'s score over games', () => {
+  const g = (white, black, status, winner) => ({ status, winner, players: { white: { user: { name: white } }, black: { user: { name: black } } } });
+  const games = [g('Ann', 'Bob', 'mate', 'white'), g('Bob', 'Ann', 'resign', 'white'), g('Ann', 'Cy', 'draw'), g('Ann', 'Cy', 'started'), g('Ann', 'Cy', 'aborted')];
+  assert.deepEqual(tally(games, 'ann'), { wins: 1, losses: 1, draws: 1, total: 3 });
+});
