@@ -54,13 +54,10 @@ pub async fn record(state: &AppState, view: &View) -> Result<(), ApiError> {
     }
     let (w, b) = (&current[0], &current[1]);
     let (new_w, new_b) = config.rate_game(&w.0, w.1, &b.0, b.1, white_score);
-    let ladder_result = match finish.result {
-        GameResult::WhiteWins => ladder::Result::Win,
-        GameResult::BlackWins => ladder::Result::Loss,
-        GameResult::Draw => ladder::Result::Draw,
-        GameResult::Void => ladder::Result::Void,
-    };
-    let (dw, db) = ladder::change(Scheme::A, w.3, b.3, ladder_result);
+    let escaped = (view.setup.ruleset == caissa_arbiter::Ruleset::Ladder
+        && finish.termination == caissa_arbiter::Termination::Abandoned)
+        .then_some(view.turn);
+    let (dw, db) = ladder_points(finish.result, escaped, view.moves.len(), w.3, b.3);
     let stored = |r: Rating, games: i64| StoredRating {
         rating: r.rating,
         deviation: r.deviation,
@@ -80,6 +77,38 @@ pub async fn record(state: &AppState, view: &View) -> Result<(), ApiError> {
         )
         .await?;
     Ok(())
+}
+
+/// Ladder point changes (White, Black) for a result between players with `white`
+/// and `black` points. `escaped`: the player who left the game (claimed on their own
+/// turn after being gone), who pays the seed's escape penalty; `plies` played.
+fn ladder_points(
+    result: GameResult,
+    escaped: Option<caissa_rules::Color>,
+    plies: usize,
+    white: i64,
+    black: i64,
+) -> (i64, i64) {
+    // Moves the escaper's side had made, as the seed counts them.
+    let moves = plies.div_ceil(2) as u32;
+    match escaped {
+        Some(caissa_rules::Color::White) => {
+            ladder::change(Scheme::A, white, black, ladder::Result::Escaped { moves })
+        }
+        Some(caissa_rules::Color::Black) => {
+            let (b, w) = ladder::change(Scheme::A, black, white, ladder::Result::Escaped { moves });
+            (w, b)
+        }
+        None => {
+            let result = match result {
+                GameResult::WhiteWins => ladder::Result::Win,
+                GameResult::BlackWins => ladder::Result::Loss,
+                GameResult::Draw => ladder::Result::Draw,
+                GameResult::Void => ladder::Result::Void,
+            };
+            ladder::change(Scheme::A, white, black, result)
+        }
+    }
 }
 
 /// `GET /api/user/{username}`: ratings per speed and the ladder level.
@@ -162,6 +191,34 @@ fn civil_date(days: i64) -> (i64, i64, i64) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn ladder_escape_costs_three_losses_whoever_leaves() {
+        use caissa_rules::Color;
+        let (lose_w, win_b) = ladder_points(GameResult::BlackWins, None, 20, 100, 100);
+        assert!(lose_w < 0 && win_b > 0);
+        // White left after 10 moves: three times the loss; Black scored as for a win.
+        assert_eq!(
+            ladder_points(GameResult::BlackWins, Some(Color::White), 20, 100, 100),
+            (3 * lose_w, win_b)
+        );
+        // Black left: the same, mirrored.
+        let (win_w, lose_b) = ladder_points(GameResult::WhiteWins, None, 21, 100, 100);
+        assert_eq!(
+            ladder_points(GameResult::WhiteWins, Some(Color::Black), 21, 100, 100),
+            (win_w, 3 * lose_b)
+        );
+        // After more than 25 moves the one who stayed is scored as for a draw.
+        let (escaper, stayer) =
+            ladder_points(GameResult::BlackWins, Some(Color::White), 60, 100, 100);
+        assert_eq!(escaper, 3 * lose_w);
+        assert_eq!(
+            stayer,
+            ladder_points(GameResult::Draw, None, 60, 100, 100).1
+        );
+    }
+
     #[test]
     fn civil_dates() {
         assert_eq!(super::civil_date(0), (1970, 1, 1));
