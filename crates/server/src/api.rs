@@ -1,5 +1,6 @@
 //! HTTP handlers: the lichess Board API subset, accounts, challenges, export.
 
+use caissa_store::User;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
@@ -39,7 +40,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/stream/event", get(event_stream))
         .route("/api/board/seek", post(seek))
         .route("/api/pools", get(pools))
+        .route("/api/challenge/open", post(open_challenge))
         .route("/api/challenge/{username}", post(create_challenge))
+        .route("/api/challenge/{id}/show", get(show_challenge))
+        .route("/challenge/{id}", get(page))
         .route("/api/challenge/{id}/accept", post(accept_challenge))
         .route("/api/challenge/{id}/decline", post(decline_challenge))
         .route("/api/board/game/stream/{id}", get(game_stream))
@@ -256,7 +260,7 @@ pub(crate) fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "url": format!("/{}", c.id),
         "status": "created",
         "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name },
-        "destUser": { "id": c.dest.name.to_lowercase(), "name": c.dest.name },
+        "destUser": c.dest.as_ref().map(|d| json!({ "id": d.name.to_lowercase(), "name": d.name })),
         "variant": { "key": "standard", "name": "Standard", "short": "Std" },
         "rated": c.rated,
         "speed": lichess::speed(tc),
@@ -286,6 +290,51 @@ async fn create_challenge(
     if dest.id == user.id {
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
+    let challenge = new_challenge(&state, user, Some(dest), &f)?;
+    let answer = challenge_json(&challenge, "out");
+    offer_challenge(&state, challenge);
+    Ok(Json(answer))
+}
+
+/// `POST /api/challenge/open`: a challenge anyone with the link may accept (the
+/// answer's `url` is the page that offers it).
+async fn open_challenge(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let f = fields(&headers, &body)?;
+    let challenge = new_challenge(&state, user, None, &f)?;
+    let mut answer = challenge_json(&challenge, "out");
+    answer["url"] = json!(format!("/challenge/{}", challenge.id));
+    offer_challenge(&state, challenge);
+    Ok(Json(answer))
+}
+
+/// `GET /api/challenge/{id}/show`: an open or direct challenge, for its page.
+async fn show_challenge(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let challenges = state
+        .inner
+        .challenges
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let c = challenges.get(&id).ok_or_else(|| {
+        ApiError::NotFound(format!("challenge {id} (accepted, declined or withdrawn)"))
+    })?;
+    Ok(Json(challenge_json(c, "in")))
+}
+
+/// A challenge from the request's fields (the clock, colour, rated, ruleset).
+fn new_challenge(
+    state: &AppState,
+    user: User,
+    dest: Option<User>,
+    f: &HashMap<String, String>,
+) -> Result<Challenge, ApiError> {
     let limit = number(&f, "clock.limit")?;
     let increment = number(&f, "clock.increment")?.unwrap_or(0);
     let days = number(&f, "days")?;
@@ -323,7 +372,7 @@ async fn create_challenge(
         .inner
         .limits
         .take(user.id, crate::limits::Kind::Seek)?;
-    let challenge = Challenge {
+    Ok(Challenge {
         id: new_id(),
         challenger: user,
         dest,
@@ -333,18 +382,17 @@ async fn create_challenge(
         ruleset,
         created_at: now_ms(),
         rematch_of: None,
-    };
-    let answer = challenge_json(&challenge, "out");
-    offer_challenge(&state, challenge);
-    Ok(Json(answer))
+    })
 }
 
 /// Keeps a challenge open and tells the challenged player.
 pub(crate) fn offer_challenge(state: &AppState, challenge: Challenge) {
-    state.notify(
-        challenge.dest.id,
-        &json!({ "type": "challenge", "challenge": challenge_json(&challenge, "in") }),
-    );
+    if let Some(dest) = &challenge.dest {
+        state.notify(
+            dest.id,
+            &json!({ "type": "challenge", "challenge": challenge_json(&challenge, "in") }),
+        );
+    }
     state
         .inner
         .challenges
@@ -353,7 +401,13 @@ pub(crate) fn offer_challenge(state: &AppState, challenge: Challenge) {
         .insert(challenge.id.clone(), challenge);
 }
 
-pub(crate) fn take_challenge(state: &AppState, id: &str, user: i64) -> Result<Challenge, ApiError> {
+/// Takes a challenge `user` may accept: one addressed to them, or an open one (which
+/// becomes theirs) that they did not make.
+pub(crate) fn take_challenge(
+    state: &AppState,
+    id: &str,
+    user: &User,
+) -> Result<Challenge, ApiError> {
     let mut challenges = state
         .inner
         .challenges
@@ -361,10 +415,17 @@ pub(crate) fn take_challenge(state: &AppState, id: &str, user: i64) -> Result<Ch
         .unwrap_or_else(|e| e.into_inner());
     match challenges.get(id) {
         None => Err(ApiError::NotFound(format!("challenge {id}"))),
-        Some(c) if c.dest.id != user => {
+        Some(c) if c.dest.as_ref().is_some_and(|d| d.id != user.id) => {
             Err(ApiError::Forbidden("this challenge is not for you".into()))
         }
-        Some(_) => Ok(challenges.remove(id).expect("present")),
+        Some(c) if c.challenger.id == user.id => Err(ApiError::BadRequest(
+            "you cannot accept your own challenge".into(),
+        )),
+        Some(_) => {
+            let mut c = challenges.remove(id).expect("present");
+            c.dest.get_or_insert_with(|| user.clone());
+            Ok(c)
+        }
     }
 }
 
@@ -373,7 +434,7 @@ async fn accept_challenge(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let c = take_challenge(&state, &id, user.id)?;
+    let c = take_challenge(&state, &id, &user)?;
     start_challenge(&state, c).await?;
     Ok(ok())
 }
@@ -385,10 +446,14 @@ pub(crate) async fn start_challenge(state: &AppState, c: Challenge) -> Result<()
         "black" => false,
         _ => rand::random(),
     };
+    let dest = c
+        .dest
+        .as_ref()
+        .ok_or_else(|| ApiError::BadRequest("nobody has accepted this challenge".into()))?;
     let (white, black) = if challenger_white {
-        (&c.challenger, &c.dest)
+        (&c.challenger, dest)
     } else {
-        (&c.dest, &c.challenger)
+        (dest, &c.challenger)
     };
     let setup = GameSetup::new(&white.name, &black.name, c.ruleset, c.time_control.clone());
     let white = Player::new(white.id, white.name.clone());
@@ -402,7 +467,22 @@ async fn decline_challenge(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let c = take_challenge(&state, &id, user.id)?;
+    // The challenged player declines; the challenger may withdraw (also an open one).
+    let c = {
+        let mut challenges = state
+            .inner
+            .challenges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let allowed = challenges.get(&id).map(|c| {
+            c.challenger.id == user.id || c.dest.as_ref().is_some_and(|d| d.id == user.id)
+        });
+        match allowed {
+            None => return Err(ApiError::NotFound(format!("challenge {id}"))),
+            Some(false) => return Err(ApiError::Forbidden("this challenge is not for you".into())),
+            Some(true) => challenges.remove(&id).expect("present"),
+        }
+    };
     state.notify(
         c.challenger.id,
         &json!({ "type": "challengeDeclined", "challenge": challenge_json(&c, "out") }),
@@ -421,7 +501,7 @@ async fn event_stream(State(state): State<AppState>, Authed(user): Authed) -> Re
             .unwrap_or_else(|e| e.into_inner());
         challenges
             .values()
-            .filter(|c| c.dest.id == user.id)
+            .filter(|c| c.dest.as_ref().is_some_and(|d| d.id == user.id))
             .map(|c| json!({ "type": "challenge", "challenge": challenge_json(c, "in") }))
             .collect()
     };

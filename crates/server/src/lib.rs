@@ -38,8 +38,8 @@ pub struct Challenge {
     pub id: String,
     /// Who challenges.
     pub challenger: User,
-    /// Who is challenged.
-    pub dest: User,
+    /// Who is challenged; `None` for an open challenge (a link anyone may accept).
+    pub dest: Option<User>,
     /// The clock.
     pub time_control: TimeControl,
     /// `white`, `black` or `random`: the challenger's colour.

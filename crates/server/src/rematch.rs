@@ -68,7 +68,7 @@ pub async fn rematch(
     };
     match (answer.as_str(), pending) {
         ("yes", Some((challenge, by))) if by != user.id => {
-            let c = crate::api::take_challenge(&state, &challenge, user.id)?;
+            let c = crate::api::take_challenge(&state, &challenge, &user)?;
             let game = c.id.clone();
             crate::api::start_challenge(&state, c).await?;
             Ok(Json(json!({ "gameId": game })))
@@ -87,7 +87,7 @@ pub async fn rematch(
             let challenge = Challenge {
                 id: crate::new_id(),
                 challenger: user,
-                dest,
+                dest: Some(dest),
                 time_control: view.setup.time_control.clone(),
                 // Colours swapped: I take the colour my opponent had.
                 color: (!me).name().to_string(),
@@ -109,7 +109,7 @@ pub async fn rematch(
                 .remove(&challenge);
             if let Some(c) = c {
                 let other = if by == user.id {
-                    c.dest.id
+                    c.dest.as_ref().map_or(c.challenger.id, |d| d.id)
                 } else {
                     c.challenger.id
                 };

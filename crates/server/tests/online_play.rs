@@ -311,3 +311,54 @@ async fn a_flood_of_challenges_is_refused_with_the_wait() {
     );
     server.task.abort();
 }
+
+#[tokio::test]
+async fn an_open_challenge_link_is_taken_by_the_first_who_accepts() {
+    let db = temp_db("open-challenge");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let clara = user_with_token(&db, "Clara").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/open"),
+        &anna,
+        &[
+            ("clock.limit", "180"),
+            ("clock.increment", "2"),
+            ("color", "black"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    assert_eq!(challenge["url"], format!("/challenge/{id}"));
+    assert!(challenge["destUser"].is_null());
+    // Its page shows it to anyone.
+    let shown: Value = client
+        .get(server.url(&format!("/api/challenge/{id}/show")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shown["challenger"]["name"], "Anna");
+    let accept = server.url(&format!("/api/challenge/{id}/accept"));
+    assert_eq!(post(&client, accept.clone(), &anna, &[]).await.0, 400);
+    assert_eq!(post(&client, accept.clone(), &boris, &[]).await.0, 200);
+    // Taken: Clara is too late.
+    assert_eq!(post(&client, accept, &clara, &[]).await.0, 404);
+    let game: Value = client
+        .get(server.url(&format!("/game/export/{id}?format=json")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["players"]["white"]["user"]["name"], "Boris");
+    assert_eq!(game["players"]["black"]["user"]["name"], "Anna");
+    server.task.abort();
+}
