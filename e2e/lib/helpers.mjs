@@ -101,6 +101,8 @@ export async function playMove(page, uci, ply) {
 
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
+  // Not in the middle of a piece's move animation.
+  await page.waitForFunction(() => !document.querySelector('.cb-anim'), null, { timeout: 2000 }).catch(() => {});
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
 }
 

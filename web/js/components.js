@@ -3,7 +3,10 @@
 
 import { FIGURINES, figurineSan } from './chess.js';
 import { t } from './i18n.js';
+import { icon } from './icons.js';
 import { h, replace } from './ui.js';
+
+export { icon };
 
 const VALUES = { queen: 9, rook: 5, bishop: 3, knight: 3, pawn: 1 };
 const ORDER = ['queen', 'rook', 'bishop', 'knight', 'pawn'];
@@ -82,23 +85,6 @@ export function renderMoveList(el, { sans, current, onPick, notation = 'san', st
     const at = active.getBoundingClientRect();
     if (at.top < box.top || at.bottom > box.bottom) el.scrollTop += at.top - box.top - box.height / 2;
   }
-}
-
-const ICONS = {
-  first: 'M6 5h2v14H6zM19 5v14L9 12z',
-  prev: 'M17 5v14L7 12z',
-  next: 'M7 5v14l10-7z',
-  last: 'M16 5h2v14h-2zM5 5v14l10-7z',
-  flip: 'M7 3l-4 4h3v10h2V7h3zM17 21l4-4h-3V7h-2v10h-3z',
-  soundOn: 'M4 9v6h4l5 4V5L8 9zM16 8.5a5 5 0 0 1 0 7l-1.4-1.4a3 3 0 0 0 0-4.2zM18.5 6a8.5 8.5 0 0 1 0 12l-1.4-1.4a6.5 6.5 0 0 0 0-9.2z',
-  soundOff: 'M4 9v6h4l5 4V5L8 9zM16.3 9.7l1.4-1.4 2 2 2-2 1.4 1.4-2 2 2 2-1.4 1.4-2-2-2 2-1.4-1.4 2-2z',
-};
-
-/** A small inline SVG icon (decorative: the button carries the words). */
-export function icon(name) {
-  const span = h('span', { class: 'svg-icon', 'aria-hidden': 'true' });
-  span.innerHTML = `<svg viewBox="0 0 24 24" width="20" height="20" focusable="false"><path fill="currentColor" d="${ICONS[name]}"/></svg>`;
-  return span;
 }
 
 /** The navigation buttons under a move list: first, back, forward, last (and flip). */

@@ -1,6 +1,7 @@
 // Small DOM helpers shared by every page: element creation, toasts, the
 // polite/assertive live regions and confirmation-by-second-click buttons.
 
+import { icon } from './icons.js';
 import { t } from './i18n.js';
 
 /**
@@ -46,6 +47,7 @@ export function toast(message, kind = 'error', ms) {
   const box = document.getElementById('toasts');
   if (!box) return;
   const item = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+    kind === 'error' ? icon('warning', 18) : null,
     h('span', { class: 'toast-text' }, message),
     h('button', { class: 'toast-close', type: 'button', 'aria-label': t('common.close'), title: t('common.close'), onclick: () => item.remove() }, '×'));
   box.append(item);

@@ -664,7 +664,7 @@ export class GamePage {
       f.ruleset ? rulesetName(f.ruleset) : null,
     ].filter(Boolean);
     const watchers = typeof this.state?.watchers === 'number'
-      ? h('span', { class: 'watchers', 'data-testid': 'watchers' }, t('game.watchers', { n: this.state.watchers }))
+      ? h('span', { class: 'watchers', 'data-testid': 'watchers' }, icon('eye', 16), t('game.watchers', { n: this.state.watchers }))
       : null;
     replace(this.el.info, h('span', {}, parts.join(' · ')), watchers,
       this.myColor ? null : h('span', { class: 'badge' }, t('game.spectating')));
@@ -810,8 +810,10 @@ export class GamePage {
       buttons.push(state[`${me}draw`]
         ? h('button', { type: 'button', class: 'button pending', 'data-action': 'draw', disabled: true }, t('game.drawSent'))
         : h('button', { type: 'button', class: 'button', 'data-action': 'draw', onclick: () => this.run({ t: 'draw', accept: true }) }, t('game.offerDraw')));
+      // The server lists the draws the side to move may claim: only that side's button is live.
+      const myTurn = this.latest().turn === this.myColor;
       for (const claim of ['threefold_repetition', 'fifty_moves']) {
-        const can = claims.includes(claim);
+        const can = myTurn && claims.includes(claim);
         buttons.push(h('button', {
           type: 'button',
           class: `button${can ? ' primary' : ''}`,

@@ -1,0 +1,34 @@
+// Small inline SVG icons. Drawn here rather than taken from a font, so that no
+// icon depends on the fonts (or emoji) of the machine: each renders the same
+// everywhere, and none can turn into a missing-glyph box.
+
+const ICONS = {
+  first: 'M6 5h2v14H6zM19 5v14L9 12z',
+  prev: 'M17 5v14L7 12z',
+  next: 'M7 5v14l10-7z',
+  last: 'M16 5h2v14h-2zM5 5v14l10-7z',
+  flip: 'M7 3l-4 4h3v10h2V7h3zM17 21l4-4h-3V7h-2v10h-3z',
+  soundOn: 'M4 9v6h4l5 4V5L8 9zM16 8.5a5 5 0 0 1 0 7l-1.4-1.4a3 3 0 0 0 0-4.2zM18.5 6a8.5 8.5 0 0 1 0 12l-1.4-1.4a6.5 6.5 0 0 0 0-9.2z',
+  soundOff: 'M4 9v6h4l5 4V5L8 9zM16.3 9.7l1.4-1.4 2 2 2-2 1.4 1.4-2 2 2 2-1.4 1.4-2-2-2 2-1.4-1.4 2-2z',
+  // An eye: the outline, the iris cut out, the pupil filled in (even-odd).
+  eye: 'M12 5C7 5 3.2 8.2 1.5 12 3.2 15.8 7 19 12 19s8.8-3.2 10.5-7C20.8 8.2 17 5 12 5zm0 11.5a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9zm0-2.3a2.2 2.2 0 1 0 0-4.4 2.2 2.2 0 0 0 0 4.4z',
+  // A warning triangle with an exclamation mark cut out.
+  warning: 'M12 2 1 21h22zm-1 7h2v6h-2zm0 8h2v2h-2z',
+};
+
+/** The names of the icons. */
+export const ICON_NAMES = Object.freeze(Object.keys(ICONS));
+
+/**
+ * A small inline SVG icon, decorative (aria-hidden): the control it sits in
+ * carries the words. `size` is in CSS pixels.
+ */
+export function icon(name, size = 20) {
+  const d = ICONS[name];
+  if (!d) throw new Error(`no icon named ${name}`);
+  const span = document.createElement('span');
+  span.className = `svg-icon icon-${name}`;
+  span.setAttribute('aria-hidden', 'true');
+  span.innerHTML = `<svg viewBox="0 0 24 24" width="${size}" height="${size}" focusable="false"><path fill="currentColor" fill-rule="evenodd" d="${d}"/></svg>`;
+  return span;
+}
