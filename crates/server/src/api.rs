@@ -335,9 +335,9 @@ fn new_challenge(
     dest: Option<User>,
     f: &HashMap<String, String>,
 ) -> Result<Challenge, ApiError> {
-    let limit = number(&f, "clock.limit")?;
-    let increment = number(&f, "clock.increment")?.unwrap_or(0);
-    let days = number(&f, "days")?;
+    let limit = number(f, "clock.limit")?;
+    let increment = number(f, "clock.increment")?.unwrap_or(0);
+    let days = number(f, "days")?;
     let time_control = match (limit, days) {
         (Some(limit), _) => {
             if limit == 0 && increment == 0 {
@@ -355,14 +355,14 @@ fn new_challenge(
         }
         (None, None) => TimeControl::unlimited(),
     };
-    let (time_control, ruleset) = game_terms(&f, time_control)?;
+    let (time_control, ruleset) = game_terms(f, time_control)?;
     let color = f.get("color").cloned().unwrap_or_else(|| "random".into());
     if !matches!(color.as_str(), "white" | "black" | "random") {
         return Err(ApiError::BadRequest(format!(
             "color: {color:?} must be white, black or random"
         )));
     }
-    let rated = flag(&f, "rated")?;
+    let rated = flag(f, "rated")?;
     if rated && time_control.is_unlimited() {
         return Err(ApiError::BadRequest(
             "a game without a clock cannot be rated".into(),
