@@ -814,12 +814,13 @@ async fn user_games(
 
 async fn metrics(State(state): State<AppState>) -> Response {
     let (live, total) = state.game_counts();
-    let text = format!(
+    let mut text = format!(
         "# HELP caissa_live_games Games being played now.\n# TYPE caissa_live_games gauge\ncaissa_live_games {live}\n\
          # HELP caissa_games_loaded Games held in memory.\n# TYPE caissa_games_loaded gauge\ncaissa_games_loaded {total}\n\
          # HELP caissa_actions_total Player actions handled.\n# TYPE caissa_actions_total counter\ncaissa_actions_total {}\n",
         state.actions()
     );
+    crate::metrics::render(&mut text);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 

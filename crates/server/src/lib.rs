@@ -15,6 +15,7 @@ mod lichess;
 mod limits;
 mod live;
 mod lobby;
+mod metrics;
 mod ratings;
 mod rematch;
 mod socket;

@@ -414,7 +414,13 @@ impl LiveGame {
                         Some(Command::Act { user, action, reply }) => (user, action, reply),
                     };
                     let before = self.game.events().len();
+                    let started = std::time::Instant::now();
+                    let moved = matches!(action, Action::Move { .. });
                     let result = self.handle(user, action).await;
+                    crate::metrics::record(
+                        started.elapsed().as_micros() as u64,
+                        moved && result.is_ok(),
+                    );
                     if self.game.events().len() != before {
                         self.publish();
                     }

@@ -367,6 +367,15 @@ async fn the_server_calls_a_fallen_flag_by_itself() {
         .await
         .unwrap();
     assert!(metrics.contains("caissa_actions_total 2"), "{metrics}");
+    // Moves and action latency (process-wide: other tests' games count too).
+    for line in [
+        "caissa_moves_total ",
+        "caissa_action_seconds_bucket{le=\"0.05\"} ",
+        "caissa_action_seconds_bucket{le=\"+Inf\"} ",
+        "caissa_action_seconds_count ",
+    ] {
+        assert!(metrics.contains(line), "no {line}: {metrics}");
+    }
     server.task.abort();
 }
 
