@@ -184,8 +184,9 @@ events.onEvent((event) => {
     renderNotifications();
   } else if (event.type === 'challengeDeclined') {
     const c = event.challenge || {};
-    if (isMe(c.challenger?.name)) toast(t('challenge.declined', { name: c.destUser?.name || '' }), 'info');
-    else toast(t('challenge.canceled', { name: c.challenger?.name || '' }), 'info');
+    // An open challenge (no one addressed) is only ever withdrawn by its challenger.
+    if (!isMe(c.challenger?.name)) toast(t('challenge.canceled', { name: c.challenger?.name || '' }), 'info');
+    else if (c.destUser?.name) toast(t('challenge.declined', { name: c.destUser.name }), 'info');
     renderNotifications();
   } else if (event.type === 'challengeCanceled' || event.type === 'challengesChanged') {
     renderNotifications();

@@ -70,6 +70,23 @@ function formatDate(ms, withDay, locale) {
   }
 }
 
+/** About how wide a chart label of 12 px is (wide characters count double). */
+export function labelWidth(text) {
+  let units = 0;
+  for (const ch of String(text)) units += ch.charCodeAt(0) > 0x2e7f ? 2 : 1;
+  return units * 7;
+}
+
+/**
+ * How to anchor a label centred at `x` so that it stays inside 0..`width`:
+ * 'middle' when it fits, else 'start' at the left edge or 'end' at the right.
+ */
+export function labelAnchor(x, textWidth, width, margin = 2) {
+  if (x + textWidth / 2 > width - margin) return 'end';
+  if (x - textWidth / 2 < margin) return 'start';
+  return 'middle';
+}
+
 /** The colours of the speeds (contrasting on light and dark backgrounds). */
 export const SPEED_COLORS = {
   bullet: '#c2410c',
@@ -98,10 +115,16 @@ export function ratingChart(series, { locale = 'en', title = '', width = 640, he
     x0 -= DAY;
     x1 += DAY;
   }
-  const yTicks = niceTicks(Math.min(...all.map((p) => p[1])) - 20, Math.max(...all.map((p) => p[1])) + 20, 5);
+  const lo = Math.min(...all.map((p) => p[1])) - 20;
+  const hi = Math.max(...all.map((p) => p[1])) + 20;
+  const yTicks = niceTicks(lo, hi, 5);
+  // The ticks start and end beyond every point, so no line leaves the plot.
+  const yStep = yTicks.length > 1 ? yTicks[1] - yTicks[0] : 1;
+  while (yTicks[0] > lo) yTicks.unshift(Number((yTicks[0] - yStep).toFixed(10)));
+  while (yTicks[yTicks.length - 1] < hi) yTicks.push(Number((yTicks[yTicks.length - 1] + yStep).toFixed(10)));
   const y0 = yTicks[0];
   const y1 = yTicks[yTicks.length - 1];
-  const pad = { l: 48, r: 12, t: 12, b: 44 };
+  const pad = { l: 48, r: 16, t: 12, b: 44 };
   const w = width - pad.l - pad.r;
   const hgt = height - pad.t - pad.b;
   const sx = (x) => pad.l + ((x - x0) / (x1 - x0)) * w;
@@ -116,14 +139,31 @@ export function ratingChart(series, { locale = 'en', title = '', width = 640, he
   const xTicks = dateTicks(x0, x1, 5);
   const withDay = x1 - x0 <= DAY * 60;
   for (const v of xTicks) {
-    grid.append(svg('line', { x1: sx(v), x2: sx(v), y1: pad.t, y2: pad.t + hgt, class: 'chart-vgrid' }));
-    grid.append(svg('text', { x: sx(v), y: height - pad.b + 18, 'text-anchor': 'middle', class: 'chart-label' }, formatDate(v, withDay, locale)));
+    const x = sx(v);
+    const text = formatDate(v, withDay, locale);
+    grid.append(svg('line', { x1: x, x2: x, y1: pad.t, y2: pad.t + hgt, class: 'chart-vgrid' }));
+    grid.append(svg('text', { x, y: height - pad.b + 18, 'text-anchor': labelAnchor(x, labelWidth(text), width), class: 'chart-label' }, text));
   }
   grid.append(svg('line', { x1: pad.l, x2: pad.l, y1: pad.t, y2: pad.t + hgt, class: 'chart-axis' }));
   grid.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: pad.t + hgt, y2: pad.t + hgt, class: 'chart-axis' }));
   root.append(grid);
+  // The legend: one entry per speed, wrapping onto more rows (the picture grows).
+  const legend = [];
   let legendX = pad.l;
+  let legendRow = 0;
   for (const s of lines) {
+    const label = `${s.label || s.name} ${s.pts[s.pts.length - 1][1]}`;
+    const itemWidth = 16 + labelWidth(label);
+    if (legendX > pad.l && legendX + itemWidth > width - 4) {
+      legendX = pad.l;
+      legendRow++;
+    }
+    legend.push({ label, x: legendX, row: legendRow });
+    legendX += itemWidth + 16;
+  }
+  const totalHeight = height + legendRow * 18;
+  root.setAttribute('viewBox', `0 0 ${width} ${totalHeight}`);
+  lines.forEach((s, index) => {
     const color = SPEED_COLORS[s.name] || '#444';
     const d = s.pts.map((p, i) => `${i ? 'L' : 'M'}${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(' ');
     const g = svg('g', { class: 'chart-series', 'data-speed': s.name });
@@ -134,49 +174,59 @@ export function ratingChart(series, { locale = 'en', title = '', width = 640, he
       g.append(dot);
     }
     root.append(g);
-    const label = `${s.label || s.name} ${s.pts[s.pts.length - 1][1]}`;
-    root.append(svg('rect', { x: legendX, y: height - 16, width: 12, height: 12, fill: color }));
-    root.append(svg('text', { x: legendX + 16, y: height - 6, class: 'chart-legend' }, label));
-    legendX += 24 + label.length * 7.5;
-  }
+    const { label, x, row } = legend[index];
+    const y = height - 16 + row * 18;
+    root.append(svg('rect', { x, y, width: 12, height: 12, fill: color }));
+    root.append(svg('text', { x: x + 16, y: y + 10, class: 'chart-legend' }, label));
+  });
   return root;
 }
 
 /** Centipawns (or mate) as a bounded score in pawns, for the graph. */
 export function evalToPawns(ev) {
   if (!ev) return null;
-  if (typeof ev.mate === 'number') return ev.mate > 0 ? 10 : -10;
+  if (typeof ev.mate === 'number') {
+    if (ev.mate === 0) return ev.mated === 'white' ? -10 : ev.mated === 'black' ? 10 : null;
+    return ev.mate > 0 ? 10 : -10;
+  }
   if (typeof ev.cp === 'number') return Math.max(-10, Math.min(10, ev.cp / 100));
   return null;
 }
 
 /**
  * The evaluation graph: `evals[i]` is the evaluation after ply i (index 0 = the
- * starting position) as {cp} or {mate}, or null. `onPick(ply)` on click.
+ * starting position) as {cp} or {mate}, null (none) or undefined (not yet).
+ * `total` is the number of positions of the game (the x axis), so the graph fills
+ * in as evaluations arrive. `onPick(ply)` on click. Null while nothing is known.
  */
-export function evalChart(evals, { current = 0, onPick, title = '', width = 600, height = 120 } = {}) {
-  const values = evals.map(evalToPawns);
-  if (!values.some((v) => v !== null)) return null;
-  const n = Math.max(1, values.length - 1);
+export function evalChart(evals, { current = 0, onPick, title = '', total = evals.length, width = 600, height = 120 } = {}) {
+  const count = Math.max(total, evals.length);
+  const values = Array.from({ length: count }, (_, i) => evalToPawns(evals[i]));
+  const known = values.map((v, i) => [i, v]).filter(([, v]) => v !== null);
+  if (!known.length) return null;
+  const n = Math.max(1, count - 1);
   const sx = (i) => (i / n) * width;
   const sy = (v) => height / 2 - (v / 10) * (height / 2 - 4);
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart eval-chart', role: 'img', 'aria-label': title, preserveAspectRatio: 'none' });
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`, class: 'chart eval-chart', role: 'img', 'aria-label': title, preserveAspectRatio: 'none',
+    'data-evaluated': known.length, 'data-total': count,
+  });
   if (title) root.append(svg('title', {}, title));
   root.append(svg('rect', { x: 0, y: 0, width, height: height / 2, class: 'eval-white-zone' }));
   root.append(svg('rect', { x: 0, y: height / 2, width, height: height / 2, class: 'eval-black-zone' }));
-  let d = `M0,${height / 2}`;
-  values.forEach((v, i) => {
-    d += ` L${sx(i).toFixed(1)},${sy(v ?? 0).toFixed(1)}`;
-  });
-  d += ` L${sx(values.length - 1).toFixed(1)},${height / 2} Z`;
+  const first = known[0][0];
+  const last = known[known.length - 1][0];
+  let d = `M${sx(first).toFixed(1)},${height / 2}`;
+  for (const [i, v] of known) d += ` L${sx(i).toFixed(1)},${sy(v).toFixed(1)}`;
+  d += ` L${sx(last).toFixed(1)},${height / 2} Z`;
   root.append(svg('path', { d, class: 'eval-area' }));
   root.append(svg('line', { x1: 0, x2: width, y1: height / 2, y2: height / 2, class: 'eval-zero' }));
-  root.append(svg('line', { x1: sx(current), x2: sx(current), y1: 0, y2: height, class: 'eval-cursor' }));
+  root.append(svg('line', { x1: sx(current), x2: sx(current), y1: 0, y2: height, class: 'eval-cursor', 'vector-effect': 'non-scaling-stroke' }));
   if (onPick) {
     root.addEventListener('click', (e) => {
       const box = root.getBoundingClientRect();
       const ply = Math.round(((e.clientX - box.left) / box.width) * n);
-      onPick(Math.max(0, Math.min(values.length - 1, ply)));
+      onPick(Math.max(0, Math.min(count - 1, ply)));
     });
   }
   return root;

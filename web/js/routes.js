@@ -7,6 +7,7 @@ export const ROUTES = [
   { re: /^\/tv\/?$/, page: 'watch', extra: { tv: true } },
   { re: /^\/watch\/?$/, page: 'watch', extra: { tv: false } },
   { re: /^\/analysis\/?$/, page: 'analysis' },
+  { re: /^\/challenge\/([\w-]+)\/?$/, page: 'challenge', params: ['id'] },
   { re: /^\/login\/?$/, page: 'auth', extra: { mode: 'login' } },
   { re: /^\/register\/?$/, page: 'auth', extra: { mode: 'register' } },
   { re: /^\/settings\/?$/, page: 'settings' },

@@ -9,13 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { setDictionary, setLang, t, pickLanguage } from '../js/i18n.js';
 import { announceMove, resultText, resultScore, sanToWords, terminationOf, timeControlLabel } from '../js/format.js';
 import { formatClock } from '../js/ui.js';
-import { niceTicks, dateTicks, evalToPawns } from '../js/chart.js';
+import { niceTicks, dateTicks, evalToPawns, labelAnchor, labelWidth } from '../js/chart.js';
+import { parseCloudEval } from '../js/engine.js';
+import { acceptorColor, challengeTimeControl } from '../js/pages/challenge.js';
 import { sanitize, DEFAULTS } from '../js/settings.js';
 import { materialDiff, stepPly } from '../js/components.js';
 import { matchRoute } from '../js/routes.js';
 import { seekFields, challengeFields } from '../js/pages/lobby.js';
 import { runningColor } from '../js/pages/game.js';
-import { sansToUcis } from '../js/pages/analysis.js';
+import { evalText, lineSan, sansToUcis, terminalEval } from '../js/pages/analysis.js';
 import { tally } from '../js/pages/profile.js';
 import { Position } from '../js/chess.js';
 
@@ -187,6 +189,7 @@ test('routes', () => {
   assert.deepEqual(matchRoute('/@/Some_one'), { page: 'profile', params: { name: 'Some_one' } });
   assert.deepEqual(matchRoute('/tv'), { page: 'watch', params: { tv: true } });
   assert.equal(matchRoute('/login').params.mode, 'login');
+  assert.deepEqual(matchRoute('/challenge/AbC12x'), { page: 'challenge', params: { id: 'AbC12x' } });
   assert.equal(matchRoute('/nope').page, 'notfound');
 });
 
@@ -217,4 +220,41 @@ test('a player\'s score over games', () => {
   const g = (white, black, status, winner) => ({ status, winner, players: { white: { user: { name: white } }, black: { user: { name: black } } } });
   const games = [g('Ann', 'Bob', 'mate', 'white'), g('Bob', 'Ann', 'resign', 'white'), g('Ann', 'Cy', 'draw'), g('Ann', 'Cy', 'started'), g('Ann', 'Cy', 'aborted')];
   assert.deepEqual(tally(games, 'ann'), { wins: 1, losses: 1, draws: 1, total: 3 });
+});
+
+test('chart labels stay inside: anchored at the edges', () => {
+  assert.equal(labelAnchor(300, 40, 640), 'middle');
+  assert.equal(labelAnchor(624, 40, 640), 'end');
+  assert.equal(labelAnchor(10, 40, 640), 'start');
+  assert.ok(labelWidth('11月3日') > labelWidth('Nov 3'));
+  assert.equal(evalToPawns({ mate: 0, mated: 'black' }), 10);
+  assert.equal(evalToPawns({ mate: 0, mated: 'white' }), -10);
+});
+
+test('cloud evaluations in lichess\'s shape', () => {
+  const ev = parseCloudEval({ fen: 'x', knodes: 10, depth: 22, pvs: [{ moves: 'e2e4 e7e5', cp: 23 }, { moves: 'd2d4', cp: 15 }] });
+  assert.deepEqual(ev, { cp: 23, depth: 22, knodes: 10, pvs: [{ moves: ['e2e4', 'e7e5'], cp: 23 }, { moves: ['d2d4'], cp: 15 }] });
+  assert.equal(parseCloudEval({ pvs: [{ moves: 'h5f7', mate: 1 }] }).mate, 1);
+  assert.equal(parseCloudEval({ error: 'not found' }), null);
+  assert.equal(parseCloudEval({ pvs: [] }), null);
+  assert.equal(evalText({ cp: 23 }), '+0.23');
+  assert.equal(evalText({ cp: -150 }), '-1.50');
+  assert.equal(evalText({ cp: 0 }), '0.00');
+  assert.equal(evalText({ mate: 3 }), '#3');
+  assert.equal(evalText({ mate: -2 }), '#-2');
+  assert.equal(evalText({ mate: 0, mated: 'black' }), '1-0');
+  assert.equal(lineSan(Position.start(), ['e2e4', 'e7e5', 'g1f3', 'b8c6']), '1. e4 e5 2. Nf3 Nc6');
+  const black = Position.start().play('e2e4');
+  assert.equal(lineSan(black, ['e7e5', 'g1f3', 'zzzz']), '1... e5 2. Nf3');
+  assert.equal(lineSan(Position.fromFen('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'), ['e1g1']), '1. O-O');
+  const mated = Position.fromFen('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3');
+  assert.deepEqual(terminalEval(mated), { mate: 0, mated: 'white', local: true });
+  assert.equal(terminalEval(Position.start()), null);
+});
+
+test('challenge terms in words', async () => {
+  assert.equal(acceptorColor({ color: 'black' }), 'white');
+  assert.equal(acceptorColor({ color: 'random' }), 'random');
+  assert.equal(challengeTimeControl({ timeControl: { type: 'clock', limit: 300, increment: 3 }, speed: 'blitz' }), '5+3 Blitz');
+  assert.equal(challengeTimeControl({ timeControl: { type: 'unlimited' }, speed: 'correspondence' }), 'No clock');
 });

@@ -1,18 +1,55 @@
 // Replay and analysis: step through a game (finished games open here), play
-// moves freely, import PGN, set up a position from FEN, export PGN, and the
-// evaluation graph when an engine gives evaluations.
+// moves freely, import PGN, set up a position from FEN, export PGN, and — when
+// the server's engine answers /api/cloud-eval — the evaluation of the position
+// shown, its best line and the evaluation graph of the whole game.
 
 import { Board } from '../board.js';
 import { Position, parsePgn, replay, toPgn } from '../chess.js';
 import { api, isMe } from '../api.js';
 import { t } from '../i18n.js';
 import * as settings from '../settings.js';
-import { evaluate } from '../engine.js';
+import { engineAvailable, evaluate } from '../engine.js';
 import { evalChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
 import { keyboardSteps, materialDiff, materialView, renderMoveList, stepButtons, stepPly } from '../components.js';
 import { download, h, replace, setTitle, showError, toast } from '../ui.js';
 import { boardView } from './game.js';
+
+/** An evaluation in words: "+0.23", "-1.50", "#3" (White mates), "#-3"; "1-0" after mate. */
+export function evalText(ev) {
+  if (!ev) return '';
+  if (typeof ev.mate === 'number') {
+    if (ev.mate === 0) return ev.mated === 'white' ? '0-1' : ev.mated === 'black' ? '1-0' : '#';
+    return `#${ev.mate}`;
+  }
+  if (typeof ev.cp !== 'number') return '';
+  if (ev.cp === 0) return '0.00';
+  return `${ev.cp > 0 ? '+' : '-'}${(Math.abs(ev.cp) / 100).toFixed(2)}`;
+}
+
+/**
+ * A line of UCI moves from `position` in SAN with move numbers ("12... Nc6 13. Bb5"),
+ * at most `max` plies; stops at the first move that cannot be played.
+ */
+export function lineSan(position, ucis, max = 12) {
+  const parts = [];
+  let pos = position;
+  for (const uci of ucis.slice(0, max)) {
+    if (!pos.isLegal(uci)) break;
+    const san = pos.toSan(uci);
+    if (pos.turn === 'white') parts.push(`${pos.fullmoves}. ${san}`);
+    else parts.push(parts.length ? san : `${pos.fullmoves}... ${san}`);
+    pos = pos.play(uci);
+  }
+  return parts.join(' ');
+}
+
+/** The evaluation of a position that is over (no engine needed), or null. */
+export function terminalEval(position) {
+  if (position.isCheckmate()) return { mate: 0, mated: position.turn, local: true };
+  if (position.isStalemate() || position.isInsufficientMaterial()) return { cp: 0, local: true, pvs: [] };
+  return null;
+}
 
 /** Turns SAN moves into UCI from a start position; throws with the move number. */
 export function sansToUcis(fen, sans) {
@@ -56,6 +93,8 @@ class Analysis {
     this.tags = {};
     this.result = '*';
     this.evals = [];
+    this.evalCtl = new AbortController();
+    this.evalState = { seen: false, failures: 0, off: false };
     this.cleanups = [];
   }
 
@@ -84,6 +123,7 @@ class Analysis {
 
   destroy() {
     this.destroyed = true;
+    this.evalCtl.abort();
     for (const fn of this.cleanups) fn();
     if (this.board) this.board.destroy();
   }
@@ -101,6 +141,7 @@ class Analysis {
     this.sans = sans;
     this.positions = positions;
     this.evals = [];
+    this.evalState = { seen: false, failures: 0, off: false };
   }
 
   loadGame(game) {
@@ -180,7 +221,8 @@ class Analysis {
       topBar: h('div', { class: 'player-bar top' }),
       bottomBar: h('div', { class: 'player-bar bottom' }),
       moves: h('div', { class: 'move-list', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
-      evalBox: h('div', { class: 'eval-graph', hidden: true }),
+      evalBox: h('div', { class: 'eval-graph', hidden: true, 'data-testid': 'eval-graph' }),
+      evalPanel: h('div', { class: 'eval-panel', 'data-testid': 'eval-panel', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
       fen: h('input', { type: 'text', id: 'fen-output', class: 'fen-output', readonly: true, 'aria-label': t('analysis.currentFen') }),
     };
     this.pgnError = h('p', { class: 'field-error', role: 'alert', id: 'pgn-error' });
@@ -204,6 +246,7 @@ class Analysis {
           this.el.bottomBar,
           this.el.evalBox),
         h('aside', { class: 'game-side' },
+          this.el.evalPanel,
           this.el.moves,
           stepButtons({ onStep: (s) => this.step(s), onFlip: () => this.flip() }),
           h('div', { class: 'field' }, h('label', { for: 'fen-output' }, t('analysis.currentFen')), this.el.fen),
@@ -290,8 +333,14 @@ class Analysis {
   }
 
   renderEval() {
-    const chart = evalChart(this.evals, {
+    this.renderEvalGraph();
+    this.renderEvalPanel();
+  }
+
+  renderEvalGraph() {
+    const chart = this.evalState.off ? null : evalChart(this.evals, {
       current: this.ply,
+      total: this.positions.length,
       onPick: (ply) => this.goTo(ply),
       title: t('analysis.evalGraph'),
     });
@@ -299,16 +348,93 @@ class Analysis {
     replace(this.el.evalBox, chart ? [h('h2', { class: 'sr-only' }, t('analysis.evalGraph')), chart] : null);
   }
 
+  /** The evaluation of the position shown and its best line. */
+  renderEvalPanel() {
+    const panel = this.el.evalPanel;
+    if (!panel) return;
+    if (this.evalState.off) {
+      panel.hidden = false;
+      panel.classList.add('off');
+      replace(panel, h('p', { class: 'muted eval-note', 'data-testid': 'eval-note' }, t('analysis.noEngine')));
+      return;
+    }
+    panel.classList.remove('off');
+    const ev = this.evals[this.ply];
+    const pos = this.positions[this.ply];
+    if (ev === undefined) {
+      replace(panel,
+        h('span', { class: 'eval-score pending', 'data-testid': 'eval-score', 'aria-hidden': 'true' }, '…'),
+        h('span', { class: 'muted eval-depth' }, t('analysis.evaluating')));
+      return;
+    }
+    if (ev === null) {
+      replace(panel, h('p', { class: 'muted eval-note', 'data-testid': 'eval-note' }, t('analysis.noEval')));
+      return;
+    }
+    const best = ev.pvs && ev.pvs[0];
+    const line = best ? lineSan(pos, best.moves) : '';
+    const score = evalText(ev);
+    replace(panel,
+      h('div', { class: 'eval-head' },
+        h('strong', {
+          class: `eval-score ${(ev.cp ?? ev.mate ?? 0) < 0 || ev.mated === 'white' ? 'black-better' : 'white-better'}`,
+          'data-testid': 'eval-score',
+          title: t('analysis.evalTitle'),
+        }, score),
+        ev.depth ? h('span', { class: 'muted eval-depth' }, t('analysis.depth', { n: ev.depth })) : null),
+      line ? h('p', { class: 'best-line' },
+        h('span', { class: 'muted' }, t('analysis.bestLine'), ' '),
+        h('span', { 'data-testid': 'best-line' }, line)) : null);
+  }
+
+  /**
+   * Evaluates the positions one after another (the one shown first), filling in
+   * the graph; a new line or leaving the page stops it.
+   */
   async requestEvals() {
-    const token = (this.evalToken = (this.evalToken || 0) + 1);
-    for (let i = 0; i < this.positions.length; i++) {
-      if (this.destroyed || token !== this.evalToken) return;
-      if (this.evals[i] !== undefined) continue;
-      const ev = await evaluate(this.positions[i].fen());
-      if (this.destroyed || token !== this.evalToken) return;
-      this.evals[i] = ev;
-      if (ev === null && i === 0) return; // no engine: no graph
-      this.renderEval();
+    if (this.evalRunning || this.destroyed) return;
+    this.evalRunning = true;
+    try {
+      for (;;) {
+        if (this.destroyed || this.evalState.off) return;
+        let i = this.evals[this.ply] === undefined ? this.ply : -1;
+        if (i < 0) {
+          for (let j = 0; j < this.positions.length; j++) {
+            if (this.evals[j] === undefined) {
+              i = j;
+              break;
+            }
+          }
+        }
+        if (i < 0 || i >= this.positions.length) return;
+        const position = this.positions[i];
+        const fen = position.fen();
+        const wasOff = this.evalState.off;
+        let ev = terminalEval(position);
+        if (!ev) {
+          try {
+            ev = await evaluate(fen, { signal: this.evalCtl.signal });
+          } catch (err) {
+            if (err && err.name === 'AbortError') return;
+            ev = null;
+          }
+          if (this.destroyed) return;
+          // The line may have changed while waiting.
+          if (this.positions[i]?.fen() !== fen) continue;
+          if (ev) this.evalState.seen = true;
+          else this.evalState.failures++;
+          // No engine (or none that answers): a note instead of the graph.
+          if (!engineAvailable() || (!this.evalState.seen && this.evalState.failures >= 2)) {
+            this.evalState.off = true;
+          }
+        }
+        this.evals[i] = ev;
+        this.renderEvalGraph();
+        // The panel (a live region) changes only for the position shown.
+        if (i === this.ply || this.evalState.off !== wasOff) this.renderEvalPanel();
+      }
+    } finally {
+      this.evalRunning = false;
     }
   }
 
@@ -321,6 +447,7 @@ class Analysis {
   goTo(ply) {
     this.ply = Math.max(0, Math.min(this.moves.length, ply));
     this.sync();
+    this.requestEvals();
   }
 
   flip() {

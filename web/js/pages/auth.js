@@ -15,6 +15,9 @@ class Auth {
     this.container = container;
     this.mode = mode === 'register' ? 'register' : 'login';
     this.navigate = ctx.navigate;
+    // Where to go afterwards: a path of this site only (?next=/challenge/…).
+    const next = ctx.query ? ctx.query.get('next') : null;
+    this.next = next && /^\/(?![/\\])/.test(next) ? next : '/';
     this.values = { username: '', password: '' };
   }
 
@@ -52,7 +55,7 @@ class Auth {
           if (register) await account.register(username.value.trim(), password.value);
           else await account.login(username.value.trim(), password.value);
           toast(t(register ? 'auth.welcomeNew' : 'auth.welcome', { name: account.session.user.username }), 'info');
-          this.navigate('/');
+          this.navigate(this.next);
         } catch (err) {
           const message = !register && err.status === 401 ? t('auth.badLogin') : err.message;
           error.textContent = message;
@@ -73,7 +76,7 @@ class Auth {
     submit,
     h('p', { class: 'switch-auth' },
       register ? t('auth.haveAccount') : t('auth.noAccount'), ' ',
-      h('a', { href: register ? '/login' : '/register' }, t(register ? 'nav.login' : 'nav.register'))),
+      h('a', { href: `${register ? '/login' : '/register'}${this.next !== '/' ? `?next=${encodeURIComponent(this.next)}` : ''}` }, t(register ? 'nav.login' : 'nav.register'))),
     h('p', {},
       h('button', {
         type: 'button',
@@ -82,7 +85,7 @@ class Auth {
           try {
             await account.guest();
             toast(t('auth.welcome', { name: account.session.user.username }), 'info');
-            this.navigate('/');
+            this.navigate(this.next);
           } catch (err) {
             showError(err);
           }

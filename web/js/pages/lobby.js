@@ -373,7 +373,20 @@ class Lobby {
     field('ruleset', t('create.ruleset'), select('ruleset', RULESETS.map((r) => [r, rulesetName(r)]))),
     ratingRange,
     field('opponent', t('create.opponent'), opponent, t('create.opponentHint')),
-    h('button', { type: 'submit', class: 'button primary wide' }, t('create.submit')));
+    h('button', { type: 'submit', class: 'button primary wide' }, t('create.submit')),
+    h('button', { type: 'button', class: 'button wide', 'data-action': 'create-link', onclick: () => this.createLink() }, t('create.link')));
+  }
+
+  /** An open challenge with the form's terms; its page shows the link to share. */
+  async createLink() {
+    try {
+      await events.ensureSession();
+      // The challenge page follows its own game (not expectGame: see there).
+      const challenge = await api('/api/challenge/open', { form: challengeFields(this.form) });
+      this.navigate(challenge.url || `/challenge/${encodeURIComponent(challenge.id)}`);
+    } catch (err) {
+      showError(err);
+    }
   }
 
   async createGame() {
