@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need beyond Rust (the Python lichess
-# client used as a real API peer; Chromium and playwright-core for the browser
-# tests), then runs every test of the workspace, the web app's unit tests and the
-# browser tests against the built server.
+# client used as a real API peer; python-chess as a real UCI client; Chromium and
+# playwright-core for the browser tests), then runs every test of the workspace,
+# the web app's unit tests and the browser tests against the built server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! python3 -c "import berserk" 2>/dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check "berserk==0.14.0"
+if ! python3 -c "import berserk, chess" 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check "berserk==0.14.0" "chess==1.11.2"
 fi
 if [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" -ne 0 ]; then

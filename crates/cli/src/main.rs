@@ -33,6 +33,11 @@ enum Command {
     /// Play many concurrent games against a server (in-process by default) and report
     /// moves/s, round trips, memory per game and errors.
     Loadtest(commands::loadtest::Args),
+    /// Run the chess engine, speaking UCI on stdin/stdout (for chess GUIs).
+    Uci(commands::uci::Args),
+    /// Play a match between two engines (UCI or xboard) and report W/D/L, Elo
+    /// difference, LOS and optionally an SPRT decision.
+    Match(Box<commands::matches::Args>),
     /// Manage accounts.
     #[command(subcommand)]
     User(commands::admin::UserCommand),
@@ -51,6 +56,8 @@ fn main() -> ExitCode {
         Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Serve(args)) => commands::serve::run(args),
         Some(Command::Loadtest(args)) => commands::loadtest::run(args),
+        Some(Command::Uci(args)) => commands::uci::run(args),
+        Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
     };

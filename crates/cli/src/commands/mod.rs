@@ -2,11 +2,13 @@
 
 pub mod admin;
 pub mod loadtest;
+pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod replay;
 pub mod serve;
+pub mod uci;
 
 use anyhow::Context;
 use caissa_rules::{fen, CastlingMode, Position};

@@ -1,0 +1,214 @@
+//! Playing levels 1–8 for "play the computer", also behind the UCI options
+//! `Skill Level` and `UCI_LimitStrength`/`UCI_Elo`.
+//!
+//! A level searches with a small depth and node budget and asks for several
+//! principal variations (MultiPV). It then chooses among them like a person who
+//! sees the candidate moves but misjudges them: with probability proportional to
+//! `exp((score - best) / temperature)`, a softmax whose temperature (in centipawns)
+//! shrinks as the level rises. The lowest levels also sometimes play a random
+//! "decent-looking" move: one that does not lose material by static exchange.
+//! Whatever happens, the move is one of the position's legal moves.
+//!
+//! The Elo figures are rough targets for `UCI_Elo`, not measurements.
+
+use std::sync::atomic::AtomicBool;
+
+use caissa_rules::{Move, Position};
+
+use crate::see::see;
+use crate::{Engine, Info, Limits, Rng, SearchResult};
+
+/// The settings of one level.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Level {
+    /// 1 to 8.
+    pub level: u8,
+    /// Nominal search depth in plies.
+    pub depth: u32,
+    /// Node budget (0: none).
+    pub nodes: u64,
+    /// Time budget in milliseconds for the server's computer player.
+    pub movetime_ms: u64,
+    /// Candidate moves considered (MultiPV).
+    pub multipv: usize,
+    /// Softmax temperature in centipawns (0: always the best candidate).
+    pub temperature: f64,
+    /// Chance of a random move that does not lose material outright.
+    pub random_move: f64,
+    /// Rough playing strength, for `UCI_Elo`.
+    pub elo: u32,
+}
+
+/// The levels, weakest first.
+///
+/// | level | depth | nodes | MultiPV | temperature | random move | ~Elo |
+/// |------:|------:|------:|--------:|------------:|------------:|-----:|
+/// | 1     | 1     | 1k    | 8       | 250 cp      | 20%         | 800  |
+/// | 2     | 2     | 4k    | 8       | 150 cp      | 10%         | 1000 |
+/// | 3     | 3     | 15k   | 6       | 100 cp      | 5%          | 1200 |
+/// | 4     | 4     | 40k   | 5       | 60 cp       | 2%          | 1400 |
+/// | 5     | 6     | 120k  | 4       | 35 cp       | 0           | 1600 |
+/// | 6     | 8     | 400k  | 3       | 20 cp       | 0           | 1850 |
+/// | 7     | 12    | 1.5M  | 2       | 8 cp        | 0           | 2100 |
+/// | 8     | full  | —     | 1       | 0           | 0           | 2400 |
+///
+/// Every level also stops after `movetime_ms` (1 s) when played through
+/// [`level_move`].
+pub const LEVELS: [Level; 8] = [
+    lv(1, 1, 1_000, 8, 250.0, 0.20, 800),
+    lv(2, 2, 4_000, 8, 150.0, 0.10, 1000),
+    lv(3, 3, 15_000, 6, 100.0, 0.05, 1200),
+    lv(4, 4, 40_000, 5, 60.0, 0.02, 1400),
+    lv(5, 6, 120_000, 4, 35.0, 0.0, 1600),
+    lv(6, 8, 400_000, 3, 20.0, 0.0, 1850),
+    lv(7, 12, 1_500_000, 2, 8.0, 0.0, 2100),
+    lv(8, 127, 0, 1, 0.0, 0.0, 2400),
+];
+
+const fn lv(
+    level: u8,
+    depth: u32,
+    nodes: u64,
+    multipv: usize,
+    temperature: f64,
+    random_move: f64,
+    elo: u32,
+) -> Level {
+    Level {
+        level,
+        depth,
+        nodes,
+        movetime_ms: 1000,
+        multipv,
+        temperature,
+        random_move,
+        elo,
+    }
+}
+
+/// The level for `level` (clamped to 1..=8).
+pub fn level(level: u8) -> &'static Level {
+    &LEVELS[usize::from(level.clamp(1, 8)) - 1]
+}
+
+/// The level for UCI `Skill Level` 0..=20 (0 → 1, 20 → 8).
+pub fn level_for_skill(skill: u32) -> u8 {
+    (1 + (skill.min(20) * 7 + 10) / 20) as u8
+}
+
+/// The strongest level whose Elo does not exceed `elo` (at least level 1).
+pub fn level_for_elo(elo: u32) -> u8 {
+    LEVELS
+        .iter()
+        .filter(|l| l.elo <= elo)
+        .map(|l| l.level)
+        .max()
+        .unwrap_or(1)
+}
+
+/// A move for the last of `positions` (the game so far, oldest first, or just
+/// `std::slice::from_ref(&pos)`) at `level` 1..=8, reproducible from `seed` for
+/// levels 1–7 (level 8 and the 1 s cap depend on the machine's speed). `None` only
+/// when there is no legal move. Uses a fresh 8 MB engine; keep an [`Engine`] and call
+/// [`Engine::level_move`] to reuse one.
+pub fn level_move(positions: &[Position], level: u8, seed: u64) -> Option<Move> {
+    Engine::new(8).level_move(positions, level, seed)
+}
+
+impl Engine {
+    /// [`level_move`] with this engine's tables.
+    pub fn level_move(&mut self, positions: &[Position], level: u8, seed: u64) -> Option<Move> {
+        let l = *self::level(level);
+        let limits = Limits {
+            movetime: Some(l.movetime_ms + self.move_overhead_ms),
+            ..Limits::default()
+        };
+        let mut rng = Rng::new(seed);
+        self.search_at_level(positions, &l, &limits, &mut rng, None, None, &mut |_| {})
+            .best_move
+    }
+
+    /// Searches like [`Engine::search`] within `limits` and the level's own limits,
+    /// then replaces `best_move` by the level's choice among the candidates.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_at_level(
+        &mut self,
+        positions: &[Position],
+        level: &Level,
+        limits: &Limits,
+        rng: &mut Rng,
+        stop: Option<&AtomicBool>,
+        ponder: Option<&AtomicBool>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let Some(pos) = positions.last() else {
+            return SearchResult::default();
+        };
+        let moves = pos.legal_moves();
+        if level.random_move > 0.0 && moves.len() > 1 && rng.next_f64() < level.random_move {
+            let decent: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| see(pos, m) >= 0)
+                .collect();
+            let pool: &[Move] = if decent.is_empty() { &moves } else { &decent };
+            let m = pool[rng.below(pool.len())];
+            let mut result = SearchResult {
+                best_move: Some(m),
+                pv: vec![m],
+                depth: 1,
+                ..SearchResult::default()
+            };
+            result.lines.clear();
+            return result;
+        }
+        let mut limits = limits.clone();
+        if level.level < 8 {
+            limits.depth = Some(limits.depth.map_or(level.depth, |d| d.min(level.depth)));
+            if level.nodes > 0 {
+                limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            }
+        }
+        let saved = self.multipv;
+        self.multipv = level.multipv.max(saved);
+        let mut result = self.search(positions, &limits, stop, ponder, on_info);
+        self.multipv = saved;
+        if let Some(m) = choose(&result, level.temperature, rng) {
+            if Some(m) != result.best_move {
+                result.best_move = Some(m);
+                let line = result.lines.iter().find(|l| l.mv == m);
+                if let Some(line) = line {
+                    result.score = line.score;
+                    result.pv = line.pv.clone();
+                }
+                result.ponder = result.pv.get(1).copied();
+            }
+        }
+        result
+    }
+}
+
+/// Softmax choice among the candidate lines of `result`.
+fn choose(result: &SearchResult, temperature: f64, rng: &mut Rng) -> Option<Move> {
+    let best = result.lines.first()?;
+    if temperature <= 0.0 || result.lines.len() == 1 {
+        return Some(best.mv);
+    }
+    let weights: Vec<f64> = result
+        .lines
+        .iter()
+        .map(|l| {
+            let diff = f64::from((l.raw_score - best.raw_score).clamp(-5000, 0));
+            (diff / temperature).exp()
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.next_f64() * total;
+    for (line, w) in result.lines.iter().zip(&weights) {
+        if x < *w {
+            return Some(line.mv);
+        }
+        x -= w;
+    }
+    Some(best.mv)
+}

@@ -1,0 +1,510 @@
+//! The Universal Chess Interface over any line reader and writer.
+//!
+//! The search runs on its own thread, so `isready` is answered and `stop` obeyed
+//! while it thinks. Nothing the GUI sends makes the engine panic or stop working: a
+//! malformed command is answered with `info string <why>` and ignored (a move list
+//! is applied up to its first illegal move). `bestmove` is always a legal move, or
+//! `0000` when the position has none.
+
+use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use caissa_rules::{fen, CastlingMode, Move, Position};
+
+use crate::levels::{level, level_for_elo, level_for_skill};
+use crate::{Engine, Info, Limits, Rng, SearchResult, AUTHOR, NAME};
+
+type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn say(out: &Output, line: &str) {
+    let mut w = lock(out);
+    // A closed output (the GUI went away) is not our problem to report.
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// The options the GUI can set.
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mb: usize,
+    multipv: usize,
+    skill: u32,
+    limit_strength: bool,
+    elo: u32,
+    chess960: bool,
+    move_overhead: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            multipv: 1,
+            skill: 20,
+            limit_strength: false,
+            elo: 2800,
+            chess960: false,
+            move_overhead: 30,
+        }
+    }
+}
+
+/// Range of `UCI_Elo`.
+pub const ELO_RANGE: (u32, u32) = (800, 2800);
+
+/// Runs the protocol until `quit` or the end of `input`.
+pub fn run_uci(input: impl BufRead, output: impl Write + Send + 'static) {
+    let out: Output = Arc::new(Mutex::new(Box::new(output)));
+    let mut session = Session {
+        out: out.clone(),
+        engine: Arc::new(Mutex::new(Engine::new(16))),
+        options: Options::default(),
+        positions: vec![Position::new()],
+        stop: Arc::new(AtomicBool::new(false)),
+        ponder: Arc::new(AtomicBool::new(false)),
+        worker: None,
+        rng: Rng::from_entropy(),
+        open_ended: false,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !session.command(&line) {
+            session.stop_search();
+            return;
+        }
+    }
+    // End of input without `quit`: let a bounded search finish and report.
+    if session.open_ended {
+        session.stop_search();
+    } else if let Some(w) = session.worker.take() {
+        let _ = w.join();
+    }
+}
+
+struct Session {
+    out: Output,
+    engine: Arc<Mutex<Engine>>,
+    options: Options,
+    positions: Vec<Position>,
+    stop: Arc<AtomicBool>,
+    ponder: Arc<AtomicBool>,
+    worker: Option<JoinHandle<()>>,
+    rng: Rng,
+    /// The running search waits for `stop` (infinite or ponder).
+    open_ended: bool,
+}
+
+impl Session {
+    fn info_string(&self, text: &str) {
+        say(&self.out, &format!("info string {text}"));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(w) = self.worker.take() {
+            self.stop.store(true, Ordering::SeqCst);
+            self.ponder.store(false, Ordering::SeqCst);
+            let _ = w.join();
+        }
+    }
+
+    /// Handles one line; false at `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return true;
+        };
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => say(&self.out, "readyok"),
+            "ucinewgame" => {
+                self.stop_search();
+                lock(&self.engine).new_game();
+                self.positions = vec![self.start_position()];
+            }
+            "setoption" => {
+                self.stop_search();
+                self.setoption(args);
+            }
+            "position" => {
+                self.stop_search();
+                self.position(args);
+            }
+            "go" => {
+                self.stop_search();
+                self.go(args);
+            }
+            "stop" => self.stop_search(),
+            "ponderhit" => self.ponder.store(false, Ordering::SeqCst),
+            "quit" => return false,
+            "d" => {
+                let pos = self.positions.last().copied().unwrap_or_default();
+                self.info_string(&format!("fen {}", pos.fen()));
+            }
+            "debug" | "register" => {}
+            _ => self.info_string(&format!("unknown command: {line}")),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        let (lo, hi) = ELO_RANGE;
+        let lines = [
+            format!("id name {NAME}"),
+            format!("id author {AUTHOR}"),
+            "option name Hash type spin default 16 min 1 max 4096".to_string(),
+            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            "option name MultiPV type spin default 1 min 1 max 10".to_string(),
+            "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+            "option name UCI_LimitStrength type check default false".to_string(),
+            format!("option name UCI_Elo type spin default {hi} min {lo} max {hi}"),
+            "option name UCI_Chess960 type check default false".to_string(),
+            "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
+            "option name Clear Hash type button".to_string(),
+            "uciok".to_string(),
+        ];
+        let mut w = lock(&self.out);
+        for l in lines {
+            let _ = writeln!(w, "{l}");
+        }
+        let _ = w.flush();
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        // setoption name <words...> [value <words...>]
+        let Some(name_at) = args.iter().position(|t| t.eq_ignore_ascii_case("name")) else {
+            self.info_string("setoption without a name");
+            return;
+        };
+        let value_at = args.iter().position(|t| t.eq_ignore_ascii_case("value"));
+        let name_end = value_at.unwrap_or(args.len());
+        if name_end <= name_at {
+            self.info_string("setoption: value before name");
+            return;
+        }
+        let name = args[name_at + 1..name_end].join(" ");
+        let value = value_at
+            .map(|v| args[v + 1..].join(" "))
+            .unwrap_or_default();
+        let key = name.to_ascii_lowercase();
+        let spin = |lo: u64, hi: u64| -> Result<u64, String> {
+            match value.parse::<i64>() {
+                Ok(v) if v >= lo as i64 && v <= hi as i64 => Ok(v as u64),
+                Ok(v) => Err(format!("{name}: {v} is out of range {lo}..{hi}")),
+                Err(_) => Err(format!("{name}: {value:?} is not a number")),
+            }
+        };
+        let check = || -> Result<bool, String> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(format!("{name}: {value:?} is not true or false")),
+            }
+        };
+        let result = match key.as_str() {
+            "hash" => spin(1, 4096).map(|v| {
+                self.options.hash_mb = v as usize;
+                lock(&self.engine).set_hash(v as usize);
+            }),
+            "threads" => spin(1, 1).map(|_| ()),
+            "multipv" => spin(1, 10).map(|v| self.options.multipv = v as usize),
+            "skill level" => spin(0, 20).map(|v| self.options.skill = v as u32),
+            "uci_limitstrength" => check().map(|v| self.options.limit_strength = v),
+            "uci_elo" => spin(u64::from(ELO_RANGE.0), u64::from(ELO_RANGE.1))
+                .map(|v| self.options.elo = v as u32),
+            "uci_chess960" => check().map(|v| {
+                self.options.chess960 = v;
+                let mode = if v {
+                    CastlingMode::Chess960
+                } else {
+                    CastlingMode::Standard
+                };
+                // Re-read the current line in the new mode where possible.
+                let converted: Option<Vec<Position>> = self
+                    .positions
+                    .iter()
+                    .map(|p| p.with_castling_mode(mode).ok())
+                    .collect();
+                if let Some(c) = converted {
+                    self.positions = c;
+                }
+            }),
+            "move overhead" => spin(0, 5000).map(|v| self.options.move_overhead = v),
+            "clear hash" => {
+                lock(&self.engine).new_game();
+                Ok(())
+            }
+            "ponder" | "uci_analysemode" | "uci_showwdl" => Ok(()),
+            _ => Err(format!("unknown option: {name}")),
+        };
+        if let Err(why) = result {
+            self.info_string(&why);
+        }
+    }
+
+    fn start_position(&self) -> Position {
+        let pos = Position::new();
+        if self.options.chess960 {
+            pos.with_castling_mode(CastlingMode::Chess960)
+                .unwrap_or(pos)
+        } else {
+            pos
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let setup = &args[..moves_at.unwrap_or(args.len())];
+        let start = match setup.first().copied() {
+            Some("startpos") => {
+                if setup.len() > 1 {
+                    self.info_string("position startpos: ignoring extra words before moves");
+                }
+                self.start_position()
+            }
+            Some("fen") => {
+                let text = setup[1..].join(" ");
+                let parsed = if self.options.chess960 {
+                    fen::parse_with_mode(&text, CastlingMode::Chess960)
+                } else {
+                    fen::parse(&text)
+                };
+                match parsed {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.info_string(&format!("bad FEN {text:?}: {e}; position unchanged"));
+                        return;
+                    }
+                }
+            }
+            _ => {
+                self.info_string("position needs startpos or fen; position unchanged");
+                return;
+            }
+        };
+        let mut positions = vec![start];
+        if let Some(at) = moves_at {
+            for (i, text) in args[at + 1..].iter().enumerate() {
+                let pos = *positions.last().unwrap_or(&start);
+                match pos.parse_uci(text) {
+                    Ok(m) => {
+                        let mut next = pos;
+                        next.play_unchecked(m);
+                        positions.push(next);
+                    }
+                    Err(e) => {
+                        self.info_string(&format!(
+                            "move {} ({text}): {e}; ignoring it and the moves after it",
+                            i + 1
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        self.positions = positions;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let pos = self.positions.last().copied().unwrap_or_default();
+        let mut limits = Limits::default();
+        let mut pondering = false;
+        let mut i = 0;
+        while i < args.len() {
+            let word = args[i];
+            i += 1;
+            let mut number = |what: &str| -> Option<u64> {
+                let Some(text) = args.get(i) else {
+                    say(&self.out, &format!("info string go {what}: missing value"));
+                    return None;
+                };
+                match text.parse::<i64>() {
+                    Ok(v) => {
+                        i += 1;
+                        Some(v.max(0) as u64)
+                    }
+                    Err(_) => {
+                        say(
+                            &self.out,
+                            &format!("info string go {what}: {text:?} is not a number"),
+                        );
+                        None
+                    }
+                }
+            };
+            match word {
+                "wtime" => limits.wtime = number(word),
+                "btime" => limits.btime = number(word),
+                "winc" => limits.winc = number(word),
+                "binc" => limits.binc = number(word),
+                "movestogo" => limits.movestogo = number(word).map(|v| v.min(10_000) as u32),
+                "movetime" => limits.movetime = number(word),
+                "depth" => limits.depth = number(word).map(|v| v.min(1000) as u32),
+                "nodes" => limits.nodes = number(word),
+                "mate" => limits.mate = number(word).map(|v| v.min(1000) as u32),
+                "infinite" => limits.infinite = true,
+                "ponder" => pondering = true,
+                "searchmoves" => {
+                    while let Some(text) = args.get(i) {
+                        match pos.parse_uci(text) {
+                            Ok(m) => {
+                                limits.searchmoves.push(m);
+                                i += 1;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                }
+                other => self.info_string(&format!("go: unknown parameter {other:?} ignored")),
+            }
+        }
+        self.stop.store(false, Ordering::SeqCst);
+        self.ponder.store(pondering, Ordering::SeqCst);
+        self.open_ended = limits.infinite || pondering;
+        let positions = self.positions.clone();
+        let options = self.options.clone();
+        let engine = self.engine.clone();
+        let out = self.out.clone();
+        let stop = self.stop.clone();
+        let ponder = self.ponder.clone();
+        let seed = self.rng.next_u64();
+        self.worker = Some(std::thread::spawn(move || {
+            let pos = positions.last().copied().unwrap_or_default();
+            let searched = catch_unwind(AssertUnwindSafe(|| {
+                let mut engine = lock(&engine);
+                think(
+                    &mut engine,
+                    &positions,
+                    &limits,
+                    &options,
+                    seed,
+                    &stop,
+                    &ponder,
+                    &out,
+                )
+            }));
+            let result = match searched {
+                Ok(r) => r,
+                Err(_) => {
+                    say(
+                        &out,
+                        "info string internal error in the search; playing a legal move",
+                    );
+                    SearchResult {
+                        best_move: pos.legal_moves().first().copied(),
+                        ..SearchResult::default()
+                    }
+                }
+            };
+            // In infinite and ponder mode the GUI decides when the search is over.
+            while (limits.infinite || ponder.load(Ordering::SeqCst)) && !stop.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let best = result
+                .best_move
+                .filter(|m| pos.legal_moves().contains(m))
+                .or_else(|| pos.legal_moves().first().copied());
+            let line = match best {
+                None => "bestmove 0000".to_string(),
+                Some(m) => {
+                    let mut after = pos;
+                    after.play_unchecked(m);
+                    match result.ponder.filter(|p| after.legal_moves().contains(p)) {
+                        Some(p) => format!("bestmove {} ponder {}", pos.to_uci(m), after.to_uci(p)),
+                        None => format!("bestmove {}", pos.to_uci(m)),
+                    }
+                }
+            };
+            say(&out, &line);
+        }));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn think(
+    engine: &mut Engine,
+    positions: &[Position],
+    limits: &Limits,
+    options: &Options,
+    seed: u64,
+    stop: &AtomicBool,
+    ponder: &AtomicBool,
+    out: &Output,
+) -> SearchResult {
+    let root = positions.last().copied().unwrap_or_default();
+    engine.multipv = options.multipv;
+    engine.move_overhead_ms = options.move_overhead;
+    let mut report = |info: &Info| say(out, &format_info(&root, info));
+    let strength = if options.limit_strength {
+        Some(level_for_elo(options.elo))
+    } else if options.skill < 20 {
+        Some(level_for_skill(options.skill))
+    } else {
+        None
+    };
+    match strength {
+        Some(l) => {
+            let mut rng = Rng::new(seed);
+            engine.search_at_level(
+                positions,
+                level(l),
+                limits,
+                &mut rng,
+                Some(stop),
+                Some(ponder),
+                &mut report,
+            )
+        }
+        None => engine.search(positions, limits, Some(stop), Some(ponder), &mut report),
+    }
+}
+
+/// One `info` line; the PV is cut at the first move that is not legal (none should be).
+pub fn format_info(root: &Position, info: &Info) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
+        info.depth,
+        info.seldepth.max(info.depth),
+        info.multipv,
+        info.score,
+        info.nodes,
+        info.nps,
+        info.time_ms,
+        info.hashfull
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        let mut pos = *root;
+        for &m in &info.pv {
+            if !pos.legal_moves().contains(&m) {
+                break;
+            }
+            s.push(' ');
+            s.push_str(&pos.to_uci(m));
+            pos.play_unchecked(m);
+        }
+    }
+    s
+}
+
+/// Parses a move list the way `position ... moves` does (for tests and tools).
+pub fn play_moves(start: Position, moves: &[&str]) -> Result<Vec<Position>, String> {
+    let mut out = vec![start];
+    for text in moves {
+        let pos = *out.last().unwrap_or(&start);
+        let m: Move = pos.parse_uci(text).map_err(|e| e.to_string())?;
+        let mut next = pos;
+        next.play_unchecked(m);
+        out.push(next);
+    }
+    Ok(out)
+}
