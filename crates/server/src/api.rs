@@ -67,6 +67,7 @@ pub fn app(state: AppState) -> Router {
             post(crate::rematch::rematch),
         )
         .route("/api/lobby/seeks", get(crate::lobby::seeks))
+        .route("/api/cloud-eval", get(crate::analysis::cloud_eval))
         .route("/api/lobby/seeks/{id}/accept", post(crate::lobby::accept))
         .route("/game/export/{id}", get(export))
         .route("/api/games/user/{username}", get(user_games))

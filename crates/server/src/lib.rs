@@ -6,6 +6,7 @@
 //! downtime), and the lichess Board API endpoints a client needs to play a game.
 
 mod accounts;
+mod analysis;
 mod api;
 pub mod assets;
 pub mod auth;
@@ -90,6 +91,7 @@ pub struct Seek {
 struct Inner {
     logins: accounts::LoginLimiter,
     limits: limits::RateLimits,
+    analysis: analysis::Analysis,
     seeks: Mutex<Vec<Seek>>,
     actions: std::sync::atomic::AtomicU64,
     games: Mutex<HashMap<String, GameHandle>>,
@@ -540,7 +542,7 @@ impl AppState {
         level: u8,
     ) {
         let player: std::sync::Arc<dyn computer::ComputerPlayer> =
-            std::sync::Arc::new(computer::GreedyPlayer);
+            std::sync::Arc::new(computer::EnginePlayer);
         tokio::spawn(async move {
             let mut updates = handle.subscribe();
             loop {
@@ -549,13 +551,23 @@ impl AppState {
                     break;
                 }
                 if view.turn == color && !view.fen.is_empty() {
-                    let fen = view.fen.clone();
                     let seed = now_ms() ^ view.moves.len() as u64;
                     let player = player.clone();
+                    let remaining = view.clocks.map(|c| c[color.index()]);
+                    let increment = view
+                        .setup
+                        .time_control
+                        .periods
+                        .first()
+                        .map_or(0, |p| p.increment_ms);
+                    let budget = computer::budget(remaining, increment);
+                    let game = view.clone();
                     let chosen = tokio::task::spawn_blocking(move || {
-                        let pos = caissa_rules::Position::from_fen(&fen).ok()?;
-                        let m = player.choose(&pos, level, seed)?;
-                        Some(pos.to_uci(m))
+                        // The whole game, so the engine sees repetitions.
+                        let positions = positions_of(&game)?;
+                        let last = *positions.last()?;
+                        let m = player.choose(&positions, level, budget, seed)?;
+                        Some(last.to_uci(m))
                     })
                     .await
                     .ok()
@@ -611,4 +623,20 @@ pub async fn serve(
         })
         .await?;
     Ok(())
+}
+
+/// The positions of a game from its start, one per move played.
+fn positions_of(view: &View) -> Option<Vec<caissa_rules::Position>> {
+    let mut pos = match &view.setup.fen {
+        Some(fen) => caissa_rules::Position::from_fen(fen).ok()?,
+        None => caissa_rules::Position::new(),
+    };
+    let mut positions = Vec::with_capacity(view.moves.len() + 1);
+    positions.push(pos);
+    for uci in &view.moves {
+        let m = pos.parse_uci(uci).ok()?;
+        pos.play_unchecked(m);
+        positions.push(pos);
+    }
+    Some(positions)
 }

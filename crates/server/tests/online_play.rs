@@ -362,3 +362,47 @@ async fn an_open_challenge_link_is_taken_by_the_first_who_accepts() {
     assert_eq!(game["players"]["black"]["user"]["name"], "Anna");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn the_analysis_board_gets_the_engines_evaluation() {
+    let db = temp_db("cloud-eval");
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let eval = |fen: &str, multipv: &str| {
+        client
+            .get(server.url("/api/cloud-eval"))
+            .query(&[("fen", fen), ("multiPv", multipv)])
+            .send()
+    };
+    // White to move mates in one (Rd8#); the score is from White's side.
+    let white_mates = eval("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "1")
+        .await
+        .unwrap();
+    assert_eq!(white_mates.status().as_u16(), 200);
+    let answer: Value = white_mates.json().await.unwrap();
+    assert_eq!(answer["pvs"][0]["mate"], 1, "{answer}");
+    assert!(answer["pvs"][0]["moves"]
+        .as_str()
+        .unwrap()
+        .starts_with("d1d8"));
+    // The same with Black to mate: a negative mate for White.
+    let black_mates: Value = eval("3r2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", "1")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(black_mates["pvs"][0]["mate"], -1, "{black_mates}");
+    // Several lines on request, best first.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let lines: Value = eval(start, "3").await.unwrap().json().await.unwrap();
+    let pvs = lines["pvs"].as_array().unwrap();
+    assert_eq!(pvs.len(), 3, "{lines}");
+    assert!(pvs[0]["cp"].as_i64().unwrap().abs() < 150, "{lines}");
+    // Bad input is answered in words.
+    let bad = eval("not a fen", "1").await.unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+    let body: Value = bad.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("fen"), "{body}");
+    server.task.abort();
+}
