@@ -7,16 +7,23 @@ use serde_json::Value;
 
 use super::*;
 
-async fn moves(server: &Server, client: &reqwest::Client, id: &str) -> String {
-    let game: Value = client
+/// A game as `/game/export/{id}?format=json` gives it.
+async fn exported(server: &Server, client: &reqwest::Client, id: &str) -> Value {
+    client
         .get(server.url(&format!("/game/export/{id}?format=json")))
         .send()
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
-    game["moves"].as_str().unwrap().to_string()
+        .unwrap()
+}
+
+async fn moves(server: &Server, client: &reqwest::Client, id: &str) -> String {
+    exported(server, client, id).await["moves"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 async fn play(server: &Server, client: &reqwest::Client, id: &str, line: &[(&str, &str)]) {
@@ -123,14 +130,7 @@ async fn a_rematch_swaps_colours_and_keeps_the_terms() {
     assert_eq!(status, 200, "{answer}");
     let rematch = answer["gameId"].as_str().unwrap();
     assert_ne!(rematch, id);
-    let game: Value = client
-        .get(server.url(&format!("/game/export/{rematch}?format=json")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let game: Value = exported(&server, &client, rematch).await;
     assert_eq!(game["players"]["white"]["user"]["name"], "Boris");
     assert_eq!(game["players"]["black"]["user"]["name"], "Anna");
     assert_eq!(game["clock"]["initial"], 300_000);
@@ -224,15 +224,8 @@ async fn the_lobby_lists_open_seeks_and_a_player_takes_one() {
     let _ = tokio::time::timeout(Duration::from_secs(5), seek.bytes())
         .await
         .expect("the seek's request ends when it is taken");
-    let exported: Value = client
-        .get(server.url(&format!("/game/export/{game}?format=json")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(exported["players"]["black"]["user"]["name"], "Anna");
+    let started = exported(&server, &client, game).await;
+    assert_eq!(started["players"]["black"]["user"]["name"], "Anna");
     server.task.abort();
 }
 
@@ -350,14 +343,7 @@ async fn an_open_challenge_link_is_taken_by_the_first_who_accepts() {
     assert_eq!(post(&client, accept.clone(), &boris, &[]).await.0, 200);
     // Taken: Clara is too late.
     assert_eq!(post(&client, accept, &clara, &[]).await.0, 404);
-    let game: Value = client
-        .get(server.url(&format!("/game/export/{id}?format=json")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let game: Value = exported(&server, &client, &id).await;
     assert_eq!(game["players"]["white"]["user"]["name"], "Boris");
     assert_eq!(game["players"]["black"]["user"]["name"], "Anna");
     server.task.abort();
