@@ -221,9 +221,10 @@ impl Store {
             .bind(game.rated)
             .execute(&mut *tx)
             .await?;
-        for (seq, event) in game.events.iter().enumerate() {
-            insert_event(&mut tx, &game.id, seq as u64, event).await?;
-        }
+        let rows: Vec<(&str, i64, &str)> = (game.events.iter().enumerate())
+            .map(|(seq, event)| (game.id.as_str(), seq as i64, event.as_str()))
+            .collect();
+        insert_events(&mut tx, &rows).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -247,13 +248,24 @@ impl Store {
     }
 
     /// Appends the events of several games in one transaction (group commit): all
-    /// are durable when this returns, or none is written.
+    /// are durable when this returns, or none is written. The events go in with
+    /// multi-row inserts, so a batch costs a few statements, not one per event.
     pub async fn append_batch(&self, batch: &[Append]) -> Result<(), StoreError> {
+        let rows: Vec<(&str, i64, &str)> = batch
+            .iter()
+            .flat_map(|a| {
+                a.events.iter().enumerate().map(move |(i, event)| {
+                    (
+                        a.game_id.as_str(),
+                        (a.first_seq + i as u64) as i64,
+                        event.as_str(),
+                    )
+                })
+            })
+            .collect();
         let mut tx = self.pool.begin().await?;
+        insert_events(&mut tx, &rows).await?;
         for append in batch {
-            for (i, event) in append.events.iter().enumerate() {
-                insert_event(&mut tx, &append.game_id, append.first_seq + i as u64, event).await?;
-            }
             if let Some(result) = &append.result {
                 sqlx::query("UPDATE games SET finished = 1, result = ? WHERE id = ?")
                     .bind(result)
@@ -518,25 +530,58 @@ impl Store {
     }
 }
 
-async fn insert_event(
+/// Rows in one multi-row insert: three parameters each, far below SQLite's limit.
+const ROWS_PER_INSERT: usize = 1_000;
+
+/// Inserts events, given as (game, sequence number, event), a thousand to a
+/// statement; a number already taken is a [`StoreError::Conflict`].
+async fn insert_events(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    game_id: &str,
-    seq: u64,
-    event: &str,
+    rows: &[(&str, i64, &str)],
 ) -> Result<(), StoreError> {
-    let done = sqlx::query("INSERT INTO game_events (game_id, seq, event) VALUES (?, ?, ?)")
-        .bind(game_id)
-        .bind(seq as i64)
-        .bind(event)
-        .execute(&mut **tx)
-        .await;
-    match done {
-        Ok(_) => Ok(()),
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict {
-            game: game_id.to_string(),
-            seq,
-        }),
-        Err(e) => Err(e.into()),
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let mut insert = sqlx::QueryBuilder::new("INSERT INTO game_events (game_id, seq, event) ");
+        insert.push_values(chunk, |mut row, (game, seq, event)| {
+            row.push_bind(*game).push_bind(*seq).push_bind(*event);
+        });
+        match insert.build().execute(&mut **tx).await {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(conflict_in(tx, chunk).await);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// The conflict that made inserting `rows` fail: the first row already stored.
+async fn conflict_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    rows: &[(&str, i64, &str)],
+) -> StoreError {
+    for &(game, seq, _) in rows {
+        let found = sqlx::query("SELECT 1 FROM game_events WHERE game_id = ? AND seq = ?")
+            .bind(game)
+            .bind(seq)
+            .fetch_optional(&mut **tx)
+            .await;
+        match found {
+            Ok(Some(_)) => {
+                return StoreError::Conflict {
+                    game: game.to_string(),
+                    seq: seq as u64,
+                }
+            }
+            Ok(None) => {}
+            Err(e) => return e.into(),
+        }
+    }
+    // Two rows of the batch itself had the same game and number.
+    let (game, seq, _) = rows[0];
+    StoreError::Conflict {
+        game: game.to_string(),
+        seq: seq as u64,
     }
 }
 
@@ -603,5 +648,60 @@ mod tests {
             "Anna"
         );
         assert_eq!(store.user_by_name("ANNA").await.unwrap().unwrap().id, a.id);
+    }
+
+    #[tokio::test]
+    async fn a_group_commit_is_all_or_nothing_and_names_the_event_taken() {
+        let store = Store::open(&temp_db("batch")).await.unwrap();
+        let a = store.create_user("Anna", None, 1).await.unwrap();
+        let b = store.create_user("Boris", None, 1).await.unwrap();
+        for id in ["g1", "g2"] {
+            let game = StoredGame {
+                id: id.into(),
+                white_id: a.id,
+                black_id: b.id,
+                setup: "{}".into(),
+                created_at: 1,
+                finished: false,
+                result: None,
+                rated: false,
+                events: vec!["start".into()],
+            };
+            store.create_game(&game).await.unwrap();
+        }
+        let append = |game: &str, first_seq: u64, n: usize, result: Option<&str>| Append {
+            game_id: game.into(),
+            first_seq,
+            events: (0..n)
+                .map(|i| format!("{game}-{}", first_seq as usize + i))
+                .collect(),
+            result: result.map(str::to_string),
+        };
+        // More events than one insert statement takes.
+        store
+            .append_batch(&[
+                append("g1", 1, 1_500, None),
+                append("g2", 1, 700, Some("0-1")),
+            ])
+            .await
+            .unwrap();
+        let g1 = store.game("g1").await.unwrap().unwrap();
+        assert_eq!(g1.events.len(), 1_501);
+        assert_eq!(g1.events[1_500], "g1-1500");
+        let g2 = store.game("g2").await.unwrap().unwrap();
+        assert_eq!((g2.events.len(), g2.finished), (701, true));
+        // One taken number (g2's 700) sinks the whole batch, and is the one named.
+        let taken = store
+            .append_batch(&[
+                append("g1", 1_501, 3, Some("1-0")),
+                append("g2", 699, 3, None),
+            ])
+            .await;
+        assert!(
+            matches!(&taken, Err(StoreError::Conflict { game, seq: 699 }) if game == "g2"),
+            "{taken:?}"
+        );
+        let g1 = store.game("g1").await.unwrap().unwrap();
+        assert_eq!((g1.events.len(), g1.finished), (1_501, false));
     }
 }
