@@ -617,12 +617,34 @@ pub async fn serve(
     let state = AppState::new(store).await?;
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!("Caissa listening on http://{}", listener.local_addr()?);
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    serve_on(listener, state, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
+}
+
+/// Serves `state` on `listener` (HTTP/1.1, and HTTP/2 with prior knowledge) until
+/// `shutdown` completes, then finishes the requests in progress.
+///
+/// Nagle's algorithm is turned off on every connection: a move's answer and the
+/// line that tells the opponent are a few dozen bytes, often written as several
+/// frames (HTTP/2 headers then data, WebSocket messages), and holding the second
+/// back until the first is acknowledged would add tens of milliseconds.
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY not set: {e}");
+        }
+    });
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// The positions of a game from its start, one per move played.

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use caissa_server::{app, auth, AppState};
+use caissa_server::{auth, AppState};
 use caissa_store::Store;
 use futures_util::StreamExt;
 use serde_json::Value;
@@ -21,7 +21,9 @@ impl Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
-            axum::serve(listener, app(state)).await.unwrap();
+            caissa_server::serve_on(listener, state, std::future::pending())
+                .await
+                .unwrap();
         });
         Server { addr, task }
     }
