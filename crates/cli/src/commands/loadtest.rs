@@ -16,8 +16,8 @@
 //!    memory per game: in-process from `/proc/self` (server and load generator
 //!    together), with `--addr` from `/proc/<--server-pid>` if given.
 //! 4. **Streams.** Each of the `2N` players opens its game's NDJSON stream.
-//! 5. **Play.** `2N` tasks (on a runtime whose threads are named `lt-client`) share
-//!    one HTTP client. Each reads its stream and, whenever the stream's move list
+//! 5. **Play.** `2N` tasks (on a runtime whose threads are named `lt-client`), one
+//!    per player, each with its own token and stream. Each reads its stream and, whenever the stream's move list
 //!    says it is its turn, plays a random legal move, until the game has `M` plies,
 //!    ends, or the time is up. Each move is timed twice: from sending the request to
 //!    its `200`, and from sending it to the moment the opponent's stream shows it.
@@ -28,11 +28,15 @@
 //!    moves are read back from the store and compared with the acknowledged ones,
 //!    then a summary table is printed on stdout (progress and phases go to stderr).
 //!
-//! Each player's stream holds a connection for the whole run, so the open-file limit
-//! (`ulimit -n`) bounds the number of games: in-process both ends of every
-//! connection are in this process (4 descriptors per game), with `--addr` 2 per game
-//! in each process. The command refuses a run that cannot fit, and caps the move
-//! requests in flight to what fits (the wait for a slot counts in the round trip).
+//! Over HTTP/1.1 (the default) each player's stream holds a connection for the whole
+//! run and moves go over a shared pool, so the open-file limit (`ulimit -n`) bounds
+//! the number of games: in-process both ends of every connection are in this process
+//! (4 descriptors per game), with `--addr` 2 per game in each process. The command
+//! refuses a run that cannot fit, and caps the move requests in flight to what fits
+//! (the wait for a slot counts in the round trip). With `--http2` the players are
+//! multiplexed over HTTP/2 connections, `--http2-players` to each (a stream and at
+//! most one move request per player), as a browser or a lichess client behind one
+//! proxy would be: ten thousand games then need a few thousand descriptors at most.
 //! It also reports the CPU time of the server's threads, of SQLite's worker threads
 //! and of its own, and the CPU used by other processes meanwhile (which makes the
 //! figures noisy).
@@ -52,7 +56,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use caissa_rules::Position;
-use caissa_server::{app, auth, AppState};
+use caissa_server::{auth, serve_on, AppState};
 use caissa_store::Store;
 use futures_util::{Stream, StreamExt};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -105,6 +109,21 @@ pub struct Args {
     /// use (read from /proc/PID).
     #[arg(long, requires = "addr")]
     server_pid: Option<u32>,
+    /// Multiplex the players over HTTP/2 connections (cleartext, prior knowledge),
+    /// --http2-players to a connection, instead of one HTTP/1.1 connection per stream and
+    /// per request in flight: the players stay separate clients (own token, own
+    /// stream, own requests), but the open-file limit no longer bounds the games.
+    #[arg(long)]
+    http2: bool,
+    /// With --http2: players sharing one connection, 1 to 100 (each holds a stream
+    /// and at most one move request; the server allows 200 streams a connection).
+    #[arg(long, default_value_t = 50, requires = "http2")]
+    http2_players: usize,
+    /// Write every round trip to this CSV file, to plot the latency over the run:
+    /// `kind,sent_ms,us` where kind is `ack` (POST→200) or `seen` (POST→opponent's
+    /// stream) and `sent_ms` is when the request was sent, since the play started.
+    #[arg(long)]
+    samples: Option<PathBuf>,
 }
 
 /// How long one move request may take before it counts as failed.
@@ -147,7 +166,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     let in_process = target.is_none();
-    let max_inflight = inflight_budget(args.games, server_proc.as_deref(), args.max_inflight)?;
+    if !(1..=100).contains(&args.http2_players) {
+        bail!("--http2-players must be from 1 to 100");
+    }
+    let connections = args
+        .http2
+        .then(|| (2 * args.games).div_ceil(args.http2_players));
+    let max_inflight = inflight_budget(
+        args.games,
+        server_proc.as_deref(),
+        connections,
+        args.max_inflight,
+    )?;
 
     // The database: given, or (in-process only) a fresh temporary file.
     let temp_dir = if args.db.is_none() && in_process {
@@ -174,6 +204,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         think: Duration::from_millis(args.think_ms),
         clock_secs: args.clock_secs,
         max_inflight,
+        connections,
+        http2_players: args.http2_players,
+        samples: args.samples.clone(),
         seed: args.seed.unwrap_or_else(rand::random),
         deadline: Instant::now() + Duration::from_secs(args.timeout_secs),
         target,
@@ -200,6 +233,12 @@ struct Plan {
     think: Duration,
     clock_secs: u64,
     max_inflight: usize,
+    /// HTTP/2 connections the players are spread over; `None`: HTTP/1.1.
+    connections: Option<usize>,
+    /// Players to an HTTP/2 connection.
+    http2_players: usize,
+    /// Where to write every move's round trips.
+    samples: Option<PathBuf>,
     seed: u64,
     deadline: Instant,
     /// The running server to test; `None`: start one in this process.
@@ -249,15 +288,17 @@ fn open_files(proc_dir: &Path) -> u64 {
 /// has one move in flight at a time), fewer if an open-file limit would be
 /// exceeded — this process's and, if known, the server's.
 ///
-/// Every player's stream holds a connection, and in-process each connection costs
-/// two descriptors (the client's end and the server's). Each request in flight
-/// needs a connection, and the client's pool can hold about as many idle ones
-/// besides (a connection opened for a request that meanwhile got a pooled one is
-/// kept), so each slot is counted as two connections, and a quarter of what is
-/// left stays free.
+/// Over HTTP/1.1 every player's stream holds a connection, and in-process each
+/// connection costs two descriptors (the client's end and the server's). Each
+/// request in flight needs a connection, and the client's pool can hold about as
+/// many idle ones besides (a connection opened for a request that meanwhile got a
+/// pooled one is kept), so each slot is counted as two connections, and a quarter
+/// of what is left stays free. Over HTTP/2 (`connections`) only the connections
+/// count, and every game may have its move in flight.
 fn inflight_budget(
     games: usize,
     server_proc: Option<&Path>,
+    connections: Option<usize>,
     asked: Option<usize>,
 ) -> anyhow::Result<usize> {
     let own = Path::new("/proc/self");
@@ -276,28 +317,34 @@ fn inflight_budget(
         } else {
             "the server"
         };
-        let streams = 2 * games as u64 * per_connection;
+        let (held, what) = match connections {
+            Some(n) => (n as u64, "HTTP/2 connections"),
+            None => (2 * games as u64, "players' streams alone"),
+        };
+        let needed = held * per_connection;
         let reserved = open_files(proc_dir) + FD_RESERVE;
-        if streams + reserved + 16 * per_connection > limit {
+        if needed + reserved + 16 * per_connection > limit {
             bail!(
-                "{games} games need {streams} file descriptors in {whose} for the players' \
-                 streams alone ({per_connection} per connection{}), plus about {reserved} more, \
-                 but its open-file limit (ulimit -n) is {limit}: raise the limit or lower \
+                "{games} games need {needed} file descriptors in {whose} for the {what} \
+                 ({per_connection} per connection{}), plus about {reserved} more, \
+                 but its open-file limit (ulimit -n) is {limit}: raise the limit, lower \
                  --games{}",
                 if in_process {
                     ": both ends are in this process"
                 } else {
                     ""
                 },
-                if in_process {
-                    ", or run `caissa serve` separately and use --addr"
-                } else {
-                    ""
+                match (connections, in_process) {
+                    (None, _) => ", or use --http2",
+                    (Some(_), true) => ", or run `caissa serve` separately and use --addr",
+                    (Some(_), false) => "",
                 }
             );
         }
-        let fits = (limit - streams - reserved) * 3 / 4 / (2 * per_connection);
-        room = room.min(fits as usize);
+        if connections.is_none() {
+            let fits = (limit - needed - reserved) * 3 / 4 / (2 * per_connection);
+            room = room.min(fits as usize);
+        }
     }
     match asked {
         Some(0) => bail!("--max-inflight must be at least 1"),
@@ -325,6 +372,39 @@ fn runtime(name: &str) -> anyhow::Result<tokio::runtime::Runtime> {
 struct Account {
     name: String,
     token: String,
+}
+
+/// A player: its account and the client (in `Ctx::clients`) it speaks through.
+struct Me {
+    name: String,
+    token: String,
+    client: usize,
+}
+
+/// The HTTP clients: one pooling HTTP/1.1 connections, or one per HTTP/2
+/// connection (a client keeps a single HTTP/2 connection to a host).
+fn http_clients(plan: &Plan) -> anyhow::Result<Vec<reqwest::Client>> {
+    let builder = || {
+        reqwest::Client::builder()
+            .no_proxy()
+            .tcp_nodelay(true)
+            .connect_timeout(Duration::from_secs(10))
+            .pool_idle_timeout(None)
+    };
+    match plan.connections {
+        None => Ok(vec![builder()
+            .http1_only()
+            .pool_max_idle_per_host(plan.max_inflight.max(SETUP_CONCURRENCY))
+            .build()?]),
+        Some(n) => (0..n.max(1))
+            .map(|_| Ok(builder().http2_prior_knowledge().build()?))
+            .collect(),
+    }
+}
+
+/// The client player `a` speaks through.
+fn client_of(a: usize, plan: &Plan, clients: &[reqwest::Client]) -> usize {
+    (a / plan.http2_players).min(clients.len() - 1)
 }
 
 /// One ply of a game, as its mover recorded it.
@@ -355,7 +435,8 @@ impl GameSlot {
 
 /// What every player task shares.
 struct Ctx {
-    client: reqwest::Client,
+    /// One HTTP/1.1 client, or one client per HTTP/2 connection.
+    clients: Vec<reqwest::Client>,
     /// `http://host:port`.
     base: String,
     plies: usize,
@@ -535,7 +616,7 @@ async fn start_server(store: Store) -> anyhow::Result<SocketAddr> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app(state)).await {
+        if let Err(e) = serve_on(listener, state, std::future::pending()).await {
             eprintln!("loadtest: the server stopped: {e}");
         }
     });
@@ -578,13 +659,8 @@ async fn drive(
     accounts: Vec<Account>,
 ) -> anyhow::Result<(Report, Vec<Arc<GameSlot>>)> {
     let deadline = tokio::time::Instant::from_std(plan.deadline);
-    let client = reqwest::Client::builder()
-        .no_proxy()
-        .tcp_nodelay(true)
-        .connect_timeout(Duration::from_secs(10))
-        .pool_max_idle_per_host(plan.max_inflight.max(SETUP_CONCURRENCY))
-        .pool_idle_timeout(None)
-        .build()?;
+    let clients = http_clients(plan)?;
+    let client = &clients[0];
     let base = format!("http://{addr}");
     let health = client
         .get(format!("{base}/healthz"))
@@ -605,7 +681,7 @@ async fn drive(
     let before_games = rss();
     let t = Instant::now();
     let creating = futures_util::stream::iter(0..plan.games)
-        .map(|g| create_game(&client, &base, &accounts, g, plan))
+        .map(|g| create_game(&clients[g % clients.len()], &base, &accounts, g, plan))
         .buffer_unordered(SETUP_CONCURRENCY)
         .collect::<Vec<_>>();
     let mut games = tokio::time::timeout_at(deadline, creating)
@@ -625,7 +701,10 @@ async fn drive(
         .map(|a| {
             let game = &games[a / 2];
             let url = format!("{base}/api/board/game/stream/{}", game.id);
-            let request = client.get(url).bearer_auth(&accounts[a].token).send();
+            let request = clients[client_of(a, plan, &clients)]
+                .get(url)
+                .bearer_auth(&accounts[a].token)
+                .send();
             async move {
                 let response = request
                     .await
@@ -654,7 +733,7 @@ async fn drive(
         2 * plan.games
     );
     let ctx = Arc::new(Ctx {
-        client,
+        clients,
         base,
         plies: plan.plies,
         think: plan.think,
@@ -686,7 +765,11 @@ async fn drive(
             ctx.clone(),
             game,
             a / 2,
-            Account { name, token },
+            Me {
+                name,
+                token,
+                client: client_of(a, plan, &ctx.clients),
+            },
             white,
             stream,
             seed,
@@ -748,6 +831,9 @@ async fn drive(
         };
         *ends.entry(key).or_default() += 1;
     }
+    if let Some(path) = &plan.samples {
+        write_samples(path, &ack, &seen)?;
+    }
     let moves = ctx.moves.load(Ordering::Relaxed);
     let steady = steady_window(&timeline, moves);
     let window = steady.map(|(from, to, _)| (from, to));
@@ -796,6 +882,24 @@ async fn drive(
     ))
 }
 
+/// Writes the round trips as CSV (`kind,sent_ms,us`), in the order they were sent.
+fn write_samples(path: &Path, ack: &[Sample], seen: &[Sample]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut rows: Vec<(&str, Sample)> = ack.iter().map(|s| ("ack", *s)).collect();
+    rows.extend(seen.iter().map(|s| ("seen", *s)));
+    rows.sort_by_key(|(_, s)| s.sent_ms);
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    writeln!(out, "kind,sent_ms,us")?;
+    for (kind, s) in rows {
+        writeln!(out, "{kind},{},{}", s.sent_ms, s.us)?;
+    }
+    out.flush()
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
 /// Resigns games (White resigns), at most 32 at a time; returns (resigned, failed).
 async fn resign(
     ctx: &Ctx,
@@ -806,8 +910,7 @@ async fn resign(
     let results = futures_util::stream::iter(which)
         .map(|&g| {
             let url = format!("{}/api/board/game/{}/resign", ctx.base, games[g].id);
-            let request = ctx
-                .client
+            let request = ctx.clients[g % ctx.clients.len()]
                 .post(url)
                 .bearer_auth(&accounts[games[g].white].token)
                 .timeout(REQUEST_TIMEOUT)
@@ -906,7 +1009,7 @@ async fn player(
     ctx: Arc<Ctx>,
     game: Arc<GameSlot>,
     index: usize,
-    me: Account,
+    me: Me,
     white: bool,
     stream: reqwest::Response,
     seed: u64,
@@ -940,7 +1043,7 @@ fn sample(ctx: &Ctx, sent: Instant, done: Instant) -> Sample {
 async fn play(
     ctx: &Ctx,
     game: &GameSlot,
-    me: &Account,
+    me: &Me,
     white: bool,
     stream: reqwest::Response,
     rng: &mut StdRng,
@@ -1065,7 +1168,7 @@ async fn play(
 async fn send_move(
     ctx: &Ctx,
     game: &GameSlot,
-    me: &Account,
+    me: &Me,
     ply: usize,
     uci: &str,
     report: &mut PlayerReport,
@@ -1076,8 +1179,7 @@ async fn send_move(
         game.plies()[ply].sent = Some(sent);
         let request = async {
             let _slot = ctx.inflight.acquire().await;
-            let response = ctx
-                .client
+            let response = ctx.clients[me.client]
                 .post(&url)
                 .bearer_auth(&me.token)
                 .timeout(REQUEST_TIMEOUT)
@@ -1418,6 +1520,14 @@ impl Report {
                 plan.seed
             ),
         ));
+        let transport = match plan.connections {
+            None => "HTTP/1.1: a connection per player's stream, pooled ones for moves".into(),
+            Some(n) => format!(
+                "HTTP/2: {n} connections, ≤ {} players (streams and moves) each",
+                plan.http2_players
+            ),
+        };
+        rows.push(("transport", transport));
         rows.push((
             "setup",
             format!(

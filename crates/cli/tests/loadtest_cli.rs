@@ -1,0 +1,89 @@
+//! `caissa loadtest` as an operator runs it: small runs against the in-process
+//! server, over HTTP/1.1 and multiplexed over HTTP/2, each checking that no move
+//! failed and that every acknowledged move is in the store.
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_caissa");
+
+/// Runs `caissa loadtest` with `args` under an open-file limit of `nofile`.
+fn loadtest(nofile: u32, args: &str) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -n {nofile} && exec \"$0\" loadtest {args}"))
+        .arg(BIN)
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The value of a row of the summary table.
+fn row<'a>(stdout: &'a str, key: &str) -> &'a str {
+    stdout
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(key))
+        .unwrap_or_else(|| panic!("no {key:?} row in:\n{stdout}"))
+        .trim()
+}
+
+/// Checks a finished run: every game played to its plies (or ended by the rules),
+/// no error, every acknowledged move durable.
+fn assert_clean(out: &Output, games: usize, plies: usize) {
+    let (stdout, stderr) = text(out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(row(&stdout, "errors"), "0", "{stdout}");
+    let moves: usize = row(&stdout, "total moves").parse().unwrap();
+    assert!(moves > 0 && moves <= games * plies, "{stdout}");
+    let durability = row(&stdout, "durability");
+    assert!(
+        durability.starts_with(&format!(
+            "{moves} acknowledged moves checked in the store: 0 lost"
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn loadtest_over_http1_loses_no_move() {
+    let out = loadtest(4096, "--games 12 --moves 10 --seed 1");
+    assert_clean(&out, 12, 10);
+    let (stdout, _) = text(&out);
+    assert!(
+        row(&stdout, "transport").starts_with("HTTP/1.1"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn loadtest_over_http2_puts_fifty_players_on_a_connection() {
+    let out = loadtest(4096, "--games 60 --moves 8 --seed 2 --http2");
+    assert_clean(&out, 60, 8);
+    let (stdout, _) = text(&out);
+    // 120 players, 50 to a connection.
+    assert!(
+        row(&stdout, "transport").starts_with("HTTP/2: 3 connections"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn loadtest_fits_more_games_in_the_open_file_limit_over_http2() {
+    // In-process, 300 games over HTTP/1.1 hold 600 connections with both ends in
+    // this process: 1,200 descriptors, more than the limit allows.
+    let out = loadtest(1024, "--games 300 --moves 4 --seed 3");
+    let (stdout, stderr) = text(&out);
+    assert!(!out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("open-file limit (ulimit -n) is 1024") && stderr.contains("--http2"),
+        "{stderr}"
+    );
+    // Over HTTP/2 the same players need 12 connections.
+    let out = loadtest(1024, "--games 300 --moves 4 --seed 3 --http2");
+    assert_clean(&out, 300, 4);
+}
