@@ -9,6 +9,15 @@ test('play the computer at level 1, typing a move in SAN', { timeout: 90_000 }, 
   try {
     const page = await newPage(browser);
     await page.goto(`${BASE}/`);
+    // Each level says how strong it plays, weakest first.
+    const labels = await page.$$eval('input[name="ai-level"]', (inputs) => inputs.map((i) => i.getAttribute('aria-label')));
+    assert.equal(labels.length, 8);
+    const elos = labels.map((label, i) => {
+      const m = /^Level (\d), about (\d+) Elo$/.exec(label);
+      assert.ok(m && Number(m[1]) === i + 1, label);
+      return Number(m[2]);
+    });
+    assert.ok(elos.every((elo, i) => i === 0 || elo > elos[i - 1]), elos.join(' '));
     await page.check('input[name="ai-color"][value="white"]');
     await page.click('[data-testid="play-ai"]');
     await page.waitForURL(/\/game\/\w+/);

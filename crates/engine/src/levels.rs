@@ -1,7 +1,7 @@
 //! Playing levels 1–8 for "play the computer", also behind the UCI options
 //! `Skill Level` and `UCI_LimitStrength`/`UCI_Elo`.
 //!
-//! A level searches with a small depth and node budget and asks for several
+//! A level searches with a depth or node budget and asks for several
 //! principal variations (MultiPV). It then chooses among them like a person who
 //! sees the candidate moves but misjudges them: with probability proportional to
 //! `exp((score - best) / temperature)`, a softmax whose temperature (in centipawns)
@@ -9,7 +9,9 @@
 //! "decent-looking" move: one that does not lose material by static exchange.
 //! Whatever happens, the move is one of the position's legal moves.
 //!
-//! The Elo figures are rough targets for `UCI_Elo`, not measurements.
+//! Each level's Elo is measured with `caissa match`, not guessed: see [`LEVELS`].
+//! Depth is a weak knob for the upper levels (with null move and reductions,
+//! depth 10 is about 11,000 nodes), so level 7 is a plain node budget.
 
 use std::sync::atomic::AtomicBool;
 
@@ -35,34 +37,44 @@ pub struct Level {
     pub temperature: f64,
     /// Chance of a random move that does not lose material outright.
     pub random_move: f64,
-    /// Rough playing strength, for `UCI_Elo`.
+    /// Measured playing strength (see [`LEVELS`]), for `UCI_Elo`.
     pub elo: u32,
 }
 
-/// The levels, weakest first.
+/// The levels, weakest first, with the strength each one measured.
 ///
-/// | level | depth | nodes | MultiPV | temperature | random move | ~Elo |
-/// |------:|------:|------:|--------:|------------:|------------:|-----:|
-/// | 1     | 1     | 1k    | 8       | 250 cp      | 20%         | 800  |
-/// | 2     | 2     | 4k    | 8       | 150 cp      | 10%         | 1000 |
-/// | 3     | 3     | 15k   | 6       | 100 cp      | 5%          | 1200 |
-/// | 4     | 4     | 40k   | 5       | 60 cp       | 2%          | 1400 |
-/// | 5     | 6     | 120k  | 4       | 35 cp       | 0           | 1600 |
-/// | 6     | 8     | 400k  | 3       | 20 cp       | 0           | 1850 |
-/// | 7     | 12    | 1.5M  | 2       | 8 cp        | 0           | 2100 |
-/// | 8     | full  | —     | 1       | 0           | 0           | 2400 |
+/// | level | depth | nodes | MultiPV | temperature | random move | Elo   | ± 95% |
+/// |------:|------:|------:|--------:|------------:|------------:|------:|------:|
+/// | 1     | 1     | 1k    | 8       | 250 cp      | 20%         | 108   | 225   |
+/// | 2     | 2     | 4k    | 8       | 150 cp      | 10%         | 521   | 176   |
+/// | 3     | 3     | 15k   | 6       | 100 cp      | 5%          | 844   | 140   |
+/// | 4     | 4     | 40k   | 5       | 60 cp       | 2%          | 1246  | 72    |
+/// | 5     | 6     | 120k  | 4       | 35 cp       | 0           | 1602  | 90    |
+/// | 6     | 8     | 400k  | 3       | 20 cp       | 0           | 1873  | 78    |
+/// | 7     | —     | 200k  | 1       | 0           | 0           | 2014  | 66    |
+/// | 8     | —     | —     | 1       | 0           | 0           | 2186  | 52    |
+///
+/// Elo is on the scale of Stockfish 15.1's `UCI_Elo`, at 10 s + 0.1 s a game, from
+/// `caissa match` over the shipped balanced openings (each with both colours), two
+/// games at once; results as wins-draws-losses. Levels 4–8 played Stockfish itself
+/// (level 4: 35-1-64 in 100 games against `UCI_Elo` 1350; 5: 80-2-18 against 1350;
+/// 6: 72-2-26 against 1700; 7: 48-8-44 against 2000; 8: 139-20-41 in 200 games
+/// against 2000). Levels 1–3 are below Stockfish's floor (1350), so each played the
+/// level above it (3 vs 4: 6-6-88; 2 vs 3: 13-1-86; 1 vs 2: 8-1-91), the margins
+/// adding up along the chain. Matches between levels of one engine tend to stretch
+/// the differences, so the lowest figures are the least certain.
 ///
 /// Every level also stops after `movetime_ms` (1 s) when played through
 /// [`level_move`].
 pub const LEVELS: [Level; 8] = [
-    lv(1, 1, 1_000, 8, 250.0, 0.20, 800),
-    lv(2, 2, 4_000, 8, 150.0, 0.10, 1000),
-    lv(3, 3, 15_000, 6, 100.0, 0.05, 1200),
-    lv(4, 4, 40_000, 5, 60.0, 0.02, 1400),
-    lv(5, 6, 120_000, 4, 35.0, 0.0, 1600),
-    lv(6, 8, 400_000, 3, 20.0, 0.0, 1850),
-    lv(7, 12, 1_500_000, 2, 8.0, 0.0, 2100),
-    lv(8, 127, 0, 1, 0.0, 0.0, 2400),
+    lv(1, 1, 1_000, 8, 250.0, 0.20, 108),
+    lv(2, 2, 4_000, 8, 150.0, 0.10, 521),
+    lv(3, 3, 15_000, 6, 100.0, 0.05, 844),
+    lv(4, 4, 40_000, 5, 60.0, 0.02, 1246),
+    lv(5, 6, 120_000, 4, 35.0, 0.0, 1602),
+    lv(6, 8, 400_000, 3, 20.0, 0.0, 1873),
+    lv(7, 127, 200_000, 1, 0.0, 0.0, 2014),
+    lv(8, 127, 0, 1, 0.0, 0.0, 2186),
 ];
 
 const fn lv(

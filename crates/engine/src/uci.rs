@@ -57,8 +57,8 @@ impl Default for Options {
     }
 }
 
-/// Range of `UCI_Elo`.
-pub const ELO_RANGE: (u32, u32) = (800, 2800);
+/// Range of `UCI_Elo`: from the weakest level's measured Elo to the strongest's.
+pub const ELO_RANGE: (u32, u32) = (crate::levels::LEVELS[0].elo, crate::levels::LEVELS[7].elo);
 
 /// Runs the protocol until `quit` or the end of `input`.
 pub fn run_uci(input: impl BufRead, output: impl Write + Send + 'static) {

@@ -28,10 +28,13 @@ fn uci_strength_options_map_onto_levels() {
     assert_eq!(level_for_skill(0), 1);
     assert_eq!(level_for_skill(10), 5);
     assert_eq!(level_for_skill(20), 8);
-    assert_eq!(level_for_elo(800), 1);
-    assert_eq!(level_for_elo(500), 1);
-    assert_eq!(level_for_elo(1500), 4);
-    assert_eq!(level_for_elo(2800), 8);
+    // UCI_Elo picks the strongest level measured at or below it.
+    for l in &LEVELS {
+        assert_eq!(level_for_elo(l.elo), l.level);
+        assert_eq!(level_for_elo(l.elo - 1), (l.level - 1).max(1));
+    }
+    assert_eq!(level_for_elo(0), 1);
+    assert_eq!(level_for_elo(4000), 8);
 }
 
 #[test]

@@ -10,6 +10,9 @@ import { h, replace, setTitle, showError, toast } from '../ui.js';
 const POLL_SEEKS_MS = 4000;
 const POLL_LIVE_MS = 10000;
 const DAYS = [1, 2, 3, 5, 7, 10, 14];
+// The computer's levels 1–8 as measured against Stockfish's UCI_Elo scale (the
+// table and the matches are in crates/engine/src/levels.rs), to the nearest 50.
+const LEVEL_ELO = [100, 500, 850, 1250, 1600, 1850, 2000, 2200];
 
 /** The form fields of a seek (POST /api/board/seek) from the create-game form. */
 export function seekFields(v) {
@@ -412,9 +415,13 @@ class Lobby {
   aiForm() {
     const a = this.ai;
     const levels = h('div', { class: 'levels', role: 'radiogroup', 'aria-label': t('ai.level') },
-      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('label', { class: 'level' },
-        h('input', { type: 'radio', name: 'ai-level', value: String(n), checked: a.level === n, onchange: () => { a.level = n; } }),
-        h('span', {}, String(n)))));
+      LEVEL_ELO.map((elo, i) => {
+        const n = i + 1;
+        const name = t('ai.levelElo', { n, elo });
+        return h('label', { class: 'level', title: name },
+          h('input', { type: 'radio', name: 'ai-level', value: String(n), 'aria-label': name, checked: a.level === n, onchange: () => { a.level = n; } }),
+          h('span', {}, String(n)));
+      }));
     const timeFields = h('div', { class: 'inline', hidden: !a.timed },
       h('label', { for: 'ai-time' }, t('create.minutes')),
       h('input', { type: 'number', id: 'ai-time', min: '1', max: '180', value: String(a.time), oninput: (e) => { a.time = e.target.value; } }),
