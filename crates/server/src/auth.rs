@@ -1,6 +1,10 @@
 //! Passwords (argon2id), API tokens (random, stored as SHA-256) and the bearer-token
 //! extractor.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
 use argon2::password_hash::{PasswordHasher, SaltString};
 use argon2::{Argon2, PasswordHash, PasswordVerifier};
 use axum::extract::FromRequestParts;
@@ -79,8 +83,15 @@ impl FromRequestParts<AppState> for Authed {
                 .and_then(|h| h.strip_prefix("Bearer "))
                 .ok_or(ApiError::Unauthorized)?
                 .trim();
-            return match state.store.user_by_token(&token_hash(token)).await? {
-                Some((user, _scopes)) => Ok(Authed(user)),
+            let hash = token_hash(token);
+            if let Some(user) = state.inner.tokens.get(&hash) {
+                return Ok(Authed(user));
+            }
+            return match state.store.user_by_token(&hash).await? {
+                Some((user, _scopes)) => {
+                    state.inner.tokens.put(hash, user.clone());
+                    Ok(Authed(user))
+                }
                 None => Err(ApiError::Unauthorized),
             };
         }
@@ -101,5 +112,36 @@ impl FromRequestParts<AppState> for Authed {
             }
         }
         Ok(Authed(user))
+    }
+}
+
+/// How long a bearer token's user is remembered.
+const TOKEN_TTL: Duration = Duration::from_secs(60);
+/// Most tokens remembered at once.
+const TOKEN_CACHE_MAX: usize = 100_000;
+
+/// Bearer tokens seen lately (by hash) and their users, so that each move of a game
+/// played over the API does not cost a database lookup. Tokens cannot be revoked
+/// yet; when they can, revoking one must also remove it here.
+#[derive(Default)]
+pub(crate) struct TokenCache(Mutex<HashMap<String, (User, Instant)>>);
+
+impl TokenCache {
+    fn get(&self, hash: &str) -> Option<User> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(hash)
+            .filter(|(_, seen)| seen.elapsed() < TOKEN_TTL)
+            .map(|(user, _)| user.clone())
+    }
+
+    fn put(&self, hash: String, user: User) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= TOKEN_CACHE_MAX {
+            map.retain(|_, (_, seen)| seen.elapsed() < TOKEN_TTL);
+            if map.len() >= TOKEN_CACHE_MAX {
+                map.clear();
+            }
+        }
+        map.insert(hash, (user, Instant::now()));
     }
 }

@@ -90,6 +90,7 @@ pub struct Seek {
 #[derive(Default)]
 struct Inner {
     logins: accounts::LoginLimiter,
+    tokens: auth::TokenCache,
     limits: limits::RateLimits,
     analysis: analysis::Analysis,
     seeks: Mutex<Vec<Seek>>,
