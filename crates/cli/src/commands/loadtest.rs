@@ -17,10 +17,11 @@
 //!    together), with `--addr` from `/proc/<--server-pid>` if given.
 //! 4. **Streams.** Each of the `2N` players opens its game's NDJSON stream.
 //! 5. **Play.** `2N` tasks (on a runtime whose threads are named `lt-client`), one
-//!    per player, each with its own token and stream. Each reads its stream and, whenever the stream's move list
-//!    says it is its turn, plays a random legal move, until the game has `M` plies,
-//!    ends, or the time is up. Each move is timed twice: from sending the request to
-//!    its `200`, and from sending it to the moment the opponent's stream shows it.
+//!    per player, each with its own token and stream. Each reads its stream and,
+//!    whenever the stream's move list says it is its turn, plays a random legal
+//!    move, until the game has `M` plies, ends, or the time is up. Each move is
+//!    timed twice: from sending the request to its `200`, and from sending it to
+//!    the moment the opponent's stream shows it.
 //!    Percentiles are given over all moves and over the steady window (moves sent
 //!    between the moments 10 % and 90 % of all moves were done), which leaves out
 //!    the transients of thousands of games starting, and ending, at the same time.
@@ -376,8 +377,7 @@ struct Account {
 
 /// A player: its account and the client (in `Ctx::clients`) it speaks through.
 struct Me {
-    name: String,
-    token: String,
+    account: Account,
     client: usize,
 }
 
@@ -758,16 +758,16 @@ async fn drive(
     for (a, stream) in streams.into_iter().enumerate() {
         let game = games[a / 2].clone();
         let white = a % 2 == 0;
-        let token = accounts[a].token.clone();
-        let name = accounts[a].name.clone();
         let seed = plan.seed ^ (a as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         tasks.push(tokio::spawn(player(
             ctx.clone(),
             game,
             a / 2,
             Me {
-                name,
-                token,
+                account: Account {
+                    name: accounts[a].name.clone(),
+                    token: accounts[a].token.clone(),
+                },
                 client: client_of(a, plan, &ctx.clients),
             },
             white,
@@ -1070,7 +1070,7 @@ async fn play(
             Ok(None) => {
                 ctx.error(format!(
                     "game {}: {}'s stream ended early",
-                    game.id, me.name
+                    game.id, me.account.name
                 ));
                 return End::Abandoned;
             }
@@ -1078,7 +1078,7 @@ async fn play(
                 ctx.error(format!(
                     "game {}: {}'s stream failed: {:#}",
                     game.id,
-                    me.name,
+                    me.account.name,
                     anyhow::Error::from(e)
                 ));
                 return End::Abandoned;
@@ -1096,9 +1096,12 @@ async fn play(
                 let side = if white { "white" } else { "black" };
                 if !value[side]["name"]
                     .as_str()
-                    .is_some_and(|n| n.eq_ignore_ascii_case(&me.name))
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&me.account.name))
                 {
-                    ctx.error(format!("game {}: {} is not {side}", game.id, me.name));
+                    ctx.error(format!(
+                        "game {}: {} is not {side}",
+                        game.id, me.account.name
+                    ));
                     return End::Abandoned;
                 }
                 &value["state"]
@@ -1181,7 +1184,7 @@ async fn send_move(
             let _slot = ctx.inflight.acquire().await;
             let response = ctx.clients[me.client]
                 .post(&url)
-                .bearer_auth(&me.token)
+                .bearer_auth(&me.account.token)
                 .timeout(REQUEST_TIMEOUT)
                 .send()
                 .await?;
