@@ -1,5 +1,6 @@
-//! Counters for `/metrics` (Prometheus text format): moves played and how long an
-//! action takes from the game's mailbox to durable and acknowledged.
+//! Counters for `/metrics` (Prometheus text format): moves played, how long an
+//! action takes from the game's mailbox to durable and acknowledged, and how long
+//! the group commit's transactions take (the part of that time spent storing).
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -7,21 +8,64 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// Upper bounds of the latency buckets, ms.
 const BUCKETS_MS: [u64; 11] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500];
 
+/// A latency histogram with the buckets above.
+struct Histogram {
+    count: AtomicU64,
+    sum_us: AtomicU64,
+    buckets: [AtomicU64; BUCKETS_MS.len()],
+}
+
+impl Histogram {
+    const fn new() -> Histogram {
+        Histogram {
+            count: AtomicU64::new(0),
+            sum_us: AtomicU64::new(0),
+            buckets: [const { AtomicU64::new(0) }; BUCKETS_MS.len()],
+        }
+    }
+
+    fn observe(&self, micros: u64) {
+        self.count.fetch_add(1, Relaxed);
+        self.sum_us.fetch_add(micros, Relaxed);
+        if let Some(i) = BUCKETS_MS.iter().position(|&ms| micros <= ms * 1000) {
+            self.buckets[i].fetch_add(1, Relaxed);
+        }
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}");
+        let _ = writeln!(out, "# TYPE {name} histogram");
+        let mut cumulative = 0;
+        for (bucket, ms) in self.buckets.iter().zip(BUCKETS_MS) {
+            cumulative += bucket.load(Relaxed);
+            let le = ms as f64 / 1000.0;
+            let _ = writeln!(out, "{name}_bucket{{le=\"{le}\"}} {cumulative}");
+        }
+        let count = self.count.load(Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let sum = self.sum_us.load(Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "{name}_sum {sum}");
+        let _ = writeln!(out, "{name}_count {count}");
+    }
+}
+
 static MOVES: AtomicU64 = AtomicU64::new(0);
-static ACTIONS: AtomicU64 = AtomicU64::new(0);
-static LATENCY_SUM_US: AtomicU64 = AtomicU64::new(0);
-static LATENCY: [AtomicU64; BUCKETS_MS.len()] = [const { AtomicU64::new(0) }; BUCKETS_MS.len()];
+static ACTIONS: Histogram = Histogram::new();
+static COMMITS: Histogram = Histogram::new();
+static COMMITTED_APPENDS: AtomicU64 = AtomicU64::new(0);
 
 /// Records one action handled by a game in `micros`; `moved`: it was a move.
 pub fn record(micros: u64, moved: bool) {
-    ACTIONS.fetch_add(1, Relaxed);
     if moved {
         MOVES.fetch_add(1, Relaxed);
     }
-    LATENCY_SUM_US.fetch_add(micros, Relaxed);
-    if let Some(i) = BUCKETS_MS.iter().position(|&ms| micros <= ms * 1000) {
-        LATENCY[i].fetch_add(1, Relaxed);
-    }
+    ACTIONS.observe(micros);
+}
+
+/// Records one group-commit transaction of `appends` games' events in `micros`.
+pub fn record_commit(micros: u64, appends: usize) {
+    COMMITS.observe(micros);
+    COMMITTED_APPENDS.fetch_add(appends as u64, Relaxed);
 }
 
 /// The counters in Prometheus text format.
@@ -32,26 +76,24 @@ pub fn render(out: &mut String) {
     );
     let _ = writeln!(out, "# TYPE caissa_moves_total counter");
     let _ = writeln!(out, "caissa_moves_total {}", MOVES.load(Relaxed));
+    ACTIONS.render(
+        out,
+        "caissa_action_seconds",
+        "Time from a game's mailbox to the action being durable.",
+    );
+    COMMITS.render(
+        out,
+        "caissa_commit_seconds",
+        "Time of one group-commit transaction (the events of many games).",
+    );
     let _ = writeln!(
         out,
-        "# HELP caissa_action_seconds Time from a game's mailbox to the action being durable."
+        "# HELP caissa_committed_appends_total Games' appends stored by group commits (over caissa_commit_seconds_count: games per transaction)."
     );
-    let _ = writeln!(out, "# TYPE caissa_action_seconds histogram");
-    let mut cumulative = 0;
-    for (i, ms) in BUCKETS_MS.iter().enumerate() {
-        cumulative += LATENCY[i].load(Relaxed);
-        let _ = writeln!(
-            out,
-            "caissa_action_seconds_bucket{{le=\"{}\"}} {cumulative}",
-            *ms as f64 / 1000.0
-        );
-    }
-    let count = ACTIONS.load(Relaxed);
-    let _ = writeln!(out, "caissa_action_seconds_bucket{{le=\"+Inf\"}} {count}");
+    let _ = writeln!(out, "# TYPE caissa_committed_appends_total counter");
     let _ = writeln!(
         out,
-        "caissa_action_seconds_sum {}",
-        LATENCY_SUM_US.load(Relaxed) as f64 / 1e6
+        "caissa_committed_appends_total {}",
+        COMMITTED_APPENDS.load(Relaxed)
     );
-    let _ = writeln!(out, "caissa_action_seconds_count {count}");
 }

@@ -33,7 +33,10 @@ impl Writer {
                     }
                 }
                 let appends: Vec<Append> = batch.iter().map(|(a, _)| a.clone()).collect();
-                match store.append_batch(&appends).await {
+                let started = std::time::Instant::now();
+                let stored = store.append_batch(&appends).await;
+                crate::metrics::record_commit(started.elapsed().as_micros() as u64, appends.len());
+                match stored {
                     Ok(()) => {
                         for (_, reply) in batch.drain(..) {
                             let _ = reply.send(Ok(()));

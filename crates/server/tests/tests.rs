@@ -375,6 +375,8 @@ async fn the_server_calls_a_fallen_flag_by_itself() {
         "caissa_action_seconds_bucket{le=\"0.05\"} ",
         "caissa_action_seconds_bucket{le=\"+Inf\"} ",
         "caissa_action_seconds_count ",
+        "caissa_commit_seconds_bucket{le=\"+Inf\"} ",
+        "caissa_committed_appends_total ",
     ] {
         assert!(metrics.contains(line), "no {line}: {metrics}");
     }
