@@ -48,7 +48,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/challenge/{id}/decline", post(decline_challenge))
         .route("/api/board/game/stream/{id}", get(game_stream))
         .route("/api/stream/game/{id}", get(watch_game))
-        .route("/api/socket/game/{id}", get(game_socket))
+        // GET upgrades over HTTP/1.1, CONNECT over HTTP/2 (RFC 8441).
+        .route(
+            "/api/socket/game/{id}",
+            get(game_socket).connect(game_socket),
+        )
         .route("/api/games/live", get(live_games))
         .route("/api/tv", get(tv))
         .route("/api/challenge/ai", post(challenge_computer))
@@ -1013,43 +1017,53 @@ async fn challenge_computer(
 }
 
 /// Whether a request's `Origin` (if any) is this server itself.
-fn same_origin(headers: &HeaderMap) -> bool {
+fn same_origin(headers: &HeaderMap, uri: &axum::http::Uri) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         return true;
     };
+    // HTTP/1.1 names the host in a header, HTTP/2 in the request's authority.
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
+        .or_else(|| uri.authority().map(|a| a.as_str()))
         .unwrap_or_default();
     origin
         .split_once("://")
         .is_some_and(|(_, rest)| rest == host)
 }
 
-/// `GET /api/socket/game/{id}[?token=...]`: the game's WebSocket (see `socket`).
+/// `GET /api/socket/game/{id}[?token=...]` (or `CONNECT` over HTTP/2): the game's
+/// WebSocket (see `socket`), as a player with a bearer token or session, else as a
+/// spectator.
 async fn game_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
+    uri: axum::http::Uri,
     headers: HeaderMap,
     ws: axum::extract::ws::WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let handle = state
         .game(&id)
         .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-    let user = match query.get("token") {
-        Some(token) => match state
-            .store
-            .user_by_token(&crate::auth::token_hash(token))
-            .await?
-        {
-            Some((user, _)) => Some(user.id),
-            None => return Err(ApiError::Unauthorized),
-        },
+    // An API client: a bearer token (header, or `?token=` where a client cannot
+    // set headers on a WebSocket).
+    let bearer = match query.get("token") {
+        Some(token) => {
+            let hash = crate::auth::token_hash(token);
+            match state.store.user_by_token(&hash).await? {
+                Some((user, _)) => Some(user),
+                None => return Err(ApiError::Unauthorized),
+            }
+        }
+        None => crate::auth::bearer_user(&headers, &state).await?,
+    };
+    let user = match bearer {
+        Some(user) => Some(user.id),
         // A browser: its session cookie, if the page is our own (a cross-site page
         // cannot open a player's socket with the player's cookie).
         None => match crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE) {
-            Some(session) if same_origin(&headers) => state
+            Some(session) if same_origin(&headers, &uri) => state
                 .store
                 .session(&crate::auth::token_hash(session))
                 .await?
@@ -1057,8 +1071,11 @@ async fn game_socket(
             _ => None,
         },
     };
+    // Messages are small and sockets many: read in 4 KiB chunks, not tungstenite's
+    // default 128 KiB (zeroed before every read, and resident for each socket).
     Ok(ws
         .max_message_size(4096)
+        .read_buffer_size(4096)
         .on_upgrade(move |socket| crate::socket::run(state, socket, handle, user)))
 }
 

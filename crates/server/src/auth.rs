@@ -76,24 +76,8 @@ impl FromRequestParts<AppState> for Authed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Authed, ApiError> {
-        if let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) {
-            let token = header
-                .to_str()
-                .ok()
-                .and_then(|h| h.strip_prefix("Bearer "))
-                .ok_or(ApiError::Unauthorized)?
-                .trim();
-            let hash = token_hash(token);
-            if let Some(user) = state.inner.tokens.get(&hash) {
-                return Ok(Authed(user));
-            }
-            return match state.store.user_by_token(&hash).await? {
-                Some((user, _scopes)) => {
-                    state.inner.tokens.put(hash, user.clone());
-                    Ok(Authed(user))
-                }
-                None => Err(ApiError::Unauthorized),
-            };
+        if let Some(user) = bearer_user(&parts.headers, state).await? {
+            return Ok(Authed(user));
         }
         let session = cookie(&parts.headers, SESSION_COOKIE).ok_or(ApiError::Unauthorized)?;
         let (user, csrf) = state
@@ -112,6 +96,34 @@ impl FromRequestParts<AppState> for Authed {
             }
         }
         Ok(Authed(user))
+    }
+}
+
+/// The user of the request's `Authorization: Bearer` token: `None` without that
+/// header, `Unauthorized` if the header is malformed or the token unknown.
+pub async fn bearer_user(
+    headers: &axum::http::HeaderMap,
+    state: &AppState,
+) -> Result<Option<User>, ApiError> {
+    let Some(header) = headers.get(axum::http::header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let token = header
+        .to_str()
+        .ok()
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .ok_or(ApiError::Unauthorized)?
+        .trim();
+    let hash = token_hash(token);
+    if let Some(user) = state.inner.tokens.get(&hash) {
+        return Ok(Some(user));
+    }
+    match state.store.user_by_token(&hash).await? {
+        Some((user, _scopes)) => {
+            state.inner.tokens.put(hash, user.clone());
+            Ok(Some(user))
+        }
+        None => Err(ApiError::Unauthorized),
     }
 }
 

@@ -607,6 +607,111 @@ async fn websocket_players_move_and_spectators_only_watch() {
     server.task.abort();
 }
 
+/// Opens game `id`'s socket as a stream of an HTTP/2 connection (RFC 8441), with
+/// `token` in an `Authorization` header; the handshake's status if refused.
+async fn socket_over_http2(
+    server: &Server,
+    id: &str,
+    token: &str,
+) -> Result<
+    tokio_tungstenite::WebSocketStream<hyper_util::rt::TokioIo<hyper::upgrade::Upgraded>>,
+    u16,
+> {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let (mut send, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+        .handshake(TokioIo::new(tcp))
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let request = hyper::Request::builder()
+        .method(hyper::Method::CONNECT)
+        .uri(format!("http://{}/api/socket/game/{id}", server.addr))
+        .extension(hyper::ext::Protocol::from_static("websocket"))
+        .header("sec-websocket-version", "13")
+        .header("authorization", format!("Bearer {token}"))
+        .body(http_body_util::Empty::<bytes::Bytes>::new())
+        .unwrap();
+    let mut response = send.send_request(request).await.unwrap();
+    if response.status() != 200 {
+        return Err(response.status().as_u16());
+    }
+    let upgraded = hyper::upgrade::on(&mut response).await.unwrap();
+    Ok(tokio_tungstenite::WebSocketStream::from_raw_socket(
+        TokioIo::new(upgraded),
+        tokio_tungstenite::tungstenite::protocol::Role::Client,
+        None,
+    )
+    .await)
+}
+
+#[tokio::test]
+async fn websocket_over_http2_plays_with_a_bearer_header() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let db = temp_db("socket-h2");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
+    // An unknown token is refused before any upgrade.
+    assert_eq!(
+        socket_over_http2(&server, &id, "cai_nonsense").await.err(),
+        Some(401)
+    );
+    let mut white = socket_over_http2(&server, &id, &anna).await.unwrap();
+    let mut black = socket_over_http2(&server, &id, &boris).await.unwrap();
+    async fn next_text(
+        ws: &mut (impl futures_util::Stream<
+            Item = Result<Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin),
+    ) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            if let Message::Text(text) = msg {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    }
+    let full = next_text(&mut white).await;
+    assert_eq!(
+        (full["t"].as_str(), full["white"]["name"].as_str()),
+        (Some("full"), Some("Anna"))
+    );
+    assert_eq!(next_text(&mut black).await["t"], "full");
+    // The header made White a player: the move is acknowledged, Black sees it.
+    white
+        .send(Message::Text(r#"{"t":"move","uci":"e2e4"}"#.into()))
+        .await
+        .unwrap();
+    while next_text(&mut white).await["t"] != "ack" {}
+    let mut moves = String::new();
+    while moves != "e2e4" {
+        let v = next_text(&mut black).await;
+        if v["t"] == "state" {
+            moves = v["moves"].as_str().unwrap().to_string();
+        }
+    }
+    // Black may not move for White.
+    black
+        .send(Message::Text(r#"{"t":"move","uci":"d2d4"}"#.into()))
+        .await
+        .unwrap();
+    let answer = loop {
+        let v = next_text(&mut black).await;
+        if v["t"] == "ack" || v["t"] == "error" {
+            break v;
+        }
+    };
+    assert_eq!(answer["t"], "error", "{answer}");
+    server.task.abort();
+}
+
 #[tokio::test]
 async fn claim_victory_needs_the_opponent_gone_long_enough() {
     let db = temp_db("gone");
