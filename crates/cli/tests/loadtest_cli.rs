@@ -1,6 +1,7 @@
 //! `caissa loadtest` as an operator runs it: small runs against the in-process
-//! server, over HTTP/1.1 and multiplexed over HTTP/2, each checking that no move
-//! failed and that every acknowledged move is in the store.
+//! server, over WebSockets and the Board API, over HTTP/1.1 and multiplexed over
+//! HTTP/2, each checking that no move failed and that every acknowledged move is
+//! in the store.
 
 use std::process::{Command, Output};
 
@@ -50,32 +51,68 @@ fn assert_clean(out: &Output, games: usize, plies: usize) {
 }
 
 #[test]
-fn loadtest_over_http1_loses_no_move() {
+fn loadtest_over_websockets_loses_no_move() {
     let out = loadtest(4096, "--games 12 --moves 10 --seed 1");
     assert_clean(&out, 12, 10);
     let (stdout, _) = text(&out);
     assert!(
-        row(&stdout, "transport").starts_with("HTTP/1.1"),
+        row(&stdout, "transport").starts_with("WebSocket over HTTP/1.1"),
+        "{stdout}"
+    );
+    assert!(row(&stdout, "setup").contains("sockets"), "{stdout}");
+    let acks = row(&stdout, "move→ack, all moves");
+    assert!(
+        acks.ends_with(&format!("({} samples)", row(&stdout, "total moves"))),
         "{stdout}"
     );
 }
 
 #[test]
-fn loadtest_over_http2_puts_fifty_players_on_a_connection() {
-    let out = loadtest(4096, "--games 60 --moves 8 --seed 2 --http2");
+fn loadtest_websockets_over_http2_share_connections() {
+    let out = loadtest(
+        4096,
+        "--games 60 --moves 8 --seed 2 --http2 --http2-players 50",
+    );
     assert_clean(&out, 60, 8);
     let (stdout, _) = text(&out);
-    // 120 players, 50 to a connection.
+    // 120 players' sockets, 50 to a connection.
     assert!(
-        row(&stdout, "transport").starts_with("HTTP/2: 3 connections"),
+        row(&stdout, "transport").starts_with("WebSocket over HTTP/2 (RFC 8441): 3 connections"),
         "{stdout}"
     );
+}
+
+#[test]
+fn loadtest_over_the_board_api_loses_no_move() {
+    for (args, games, plies, transport) in [
+        (
+            "--games 12 --moves 10 --seed 4 --board",
+            12,
+            10,
+            "Board API over HTTP/1.1",
+        ),
+        (
+            "--games 30 --moves 8 --seed 5 --board --http2",
+            30,
+            8,
+            "Board API over HTTP/2: 6 connections",
+        ),
+    ] {
+        let out = loadtest(4096, args);
+        assert_clean(&out, games, plies);
+        let (stdout, _) = text(&out);
+        assert!(row(&stdout, "transport").starts_with(transport), "{stdout}");
+        assert!(
+            row(&stdout, "POST→200, all moves").contains("samples"),
+            "{stdout}"
+        );
+    }
 }
 
 #[test]
 fn loadtest_fits_more_games_in_the_open_file_limit_over_http2() {
-    // In-process, 300 games over HTTP/1.1 hold 600 connections with both ends in
-    // this process: 1,200 descriptors, more than the limit allows.
+    // In-process, 300 games over HTTP/1.1 hold 600 sockets with both ends in this
+    // process: 1,200 descriptors, more than the limit allows.
     let out = loadtest(1024, "--games 300 --moves 4 --seed 3");
     let (stdout, stderr) = text(&out);
     assert!(!out.status.success(), "{stdout}\n{stderr}");
@@ -83,7 +120,7 @@ fn loadtest_fits_more_games_in_the_open_file_limit_over_http2() {
         stderr.contains("open-file limit (ulimit -n) is 1024") && stderr.contains("--http2"),
         "{stderr}"
     );
-    // Over HTTP/2 the same players need 12 connections.
+    // Over HTTP/2 the same players need 60 connections.
     let out = loadtest(1024, "--games 300 --moves 4 --seed 3 --http2");
     assert_clean(&out, 300, 4);
 }
