@@ -5,10 +5,12 @@
 //! there at all. The store knows nothing of chess: it keeps text.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{Acquire, Row, SqliteConnection, SqlitePool};
+use tokio::sync::oneshot;
 
 /// What went wrong in the store.
 #[derive(Debug, thiserror::Error)]
@@ -93,11 +95,20 @@ pub struct Store {
     /// valid from one group commit to the next (a connection whose cache another
     /// connection's write made stale must read the pages again).
     appends: SqlitePool,
+    /// Stops the background checkpoints when the last clone is dropped.
+    _checkpoints: Arc<oneshot::Sender<()>>,
 }
 
 /// Each connection's page cache, KiB: the index pages of ten thousand live games'
 /// event logs stay in memory instead of being read again on every commit.
 const CACHE_KIB: u32 = 32 * 1024;
+
+/// How often the write-ahead log is copied back into the database file while
+/// something is being written, and while nothing is.
+const CHECKPOINT_BUSY: Duration = Duration::from_millis(25);
+const CHECKPOINT_IDLE: Duration = Duration::from_millis(500);
+/// The log's length, in pages, at which the appends' connection checkpoints.
+const CHECKPOINT_PAGES: u32 = 8192;
 
 impl Store {
     /// Opens (creating if missing) the database at `url` (`sqlite://<path>`) and
@@ -122,12 +133,25 @@ impl Store {
             .connect_with(options.clone())
             .await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
+        // SQLite copies the write-ahead log back into the database (a checkpoint)
+        // inside the commit that makes the log long enough (a thousand pages by
+        // default), and every game waiting for the next group commit waits for it.
+        // So a task checkpoints often, beside the writer, and the appends'
+        // connection checkpoints itself only at a longer log, when little is left
+        // to copy: that last checkpoint lets the next write start the log afresh
+        // (a log checkpointed only beside a busy writer would grow forever).
         let appends = SqlitePoolOptions::new()
             .max_connections(1)
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.pragma("wal_autocheckpoint", CHECKPOINT_PAGES.to_string()))
             .await?;
-        Ok(Store { pool, appends })
+        let (stop, stopped) = oneshot::channel();
+        tokio::spawn(checkpoints(pool.clone(), stopped));
+        Ok(Store {
+            pool,
+            appends,
+            _checkpoints: Arc::new(stop),
+        })
     }
 
     /// Creates an account; names are unique regardless of case.
@@ -267,7 +291,9 @@ impl Store {
 
     /// Appends the events of several games in one transaction (group commit): all
     /// are durable when this returns, or none is written. The events go in with
-    /// multi-row inserts, so a batch costs a few statements, not one per event.
+    /// multi-row inserts, so a batch costs a few statements, not one per event —
+    /// and a batch that is one insert and finishes no game is that one statement,
+    /// which SQLite makes a transaction of its own.
     pub async fn append_batch(&self, batch: &[Append]) -> Result<(), StoreError> {
         let rows: Vec<(&str, i64, &str)> = batch
             .iter()
@@ -281,7 +307,11 @@ impl Store {
                 })
             })
             .collect();
-        let mut tx = self.appends.begin().await?;
+        let mut conn = self.appends.acquire().await?;
+        if rows.len() <= ROWS_PER_INSERT && batch.iter().all(|a| a.result.is_none()) {
+            return insert_events(&mut conn, &rows).await;
+        }
+        let mut tx = conn.begin().await?;
         insert_events(&mut tx, &rows).await?;
         for append in batch {
             if let Some(result) = &append.result {
@@ -548,13 +578,35 @@ impl Store {
     }
 }
 
+/// Checkpoints the write-ahead log until `stop` is dropped: every
+/// [`CHECKPOINT_BUSY`] while the log has pages not yet copied, else every
+/// [`CHECKPOINT_IDLE`]. Passive: it copies what no reader still needs and never
+/// blocks the writer; what is left is copied next time.
+async fn checkpoints(pool: SqlitePool, mut stop: oneshot::Receiver<()>) {
+    let mut wait = CHECKPOINT_IDLE;
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            () = tokio::time::sleep(wait) => {}
+        }
+        // (busy, pages in the log, pages copied); a failure is retried later.
+        let done = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&pool)
+            .await;
+        wait = match done {
+            Ok((_, log, copied)) if copied < log => CHECKPOINT_BUSY,
+            _ => CHECKPOINT_IDLE,
+        };
+    }
+}
+
 /// Rows in one multi-row insert: three parameters each, far below SQLite's limit.
 const ROWS_PER_INSERT: usize = 1_000;
 
 /// Inserts events, given as (game, sequence number, event), a thousand to a
 /// statement; a number already taken is a [`StoreError::Conflict`].
 async fn insert_events(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    conn: &mut SqliteConnection,
     rows: &[(&str, i64, &str)],
 ) -> Result<(), StoreError> {
     for chunk in rows.chunks(ROWS_PER_INSERT) {
@@ -562,10 +614,10 @@ async fn insert_events(
         insert.push_values(chunk, |mut row, (game, seq, event)| {
             row.push_bind(*game).push_bind(*seq).push_bind(*event);
         });
-        match insert.build().execute(&mut **tx).await {
+        match insert.build().execute(&mut *conn).await {
             Ok(_) => {}
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(conflict_in(tx, chunk).await);
+                return Err(conflict_in(conn, chunk).await);
             }
             Err(e) => return Err(e.into()),
         }
@@ -574,15 +626,12 @@ async fn insert_events(
 }
 
 /// The conflict that made inserting `rows` fail: the first row already stored.
-async fn conflict_in(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    rows: &[(&str, i64, &str)],
-) -> StoreError {
+async fn conflict_in(conn: &mut SqliteConnection, rows: &[(&str, i64, &str)]) -> StoreError {
     for &(game, seq, _) in rows {
         let found = sqlx::query("SELECT 1 FROM game_events WHERE game_id = ? AND seq = ?")
             .bind(game)
             .bind(seq)
-            .fetch_optional(&mut **tx)
+            .fetch_optional(&mut *conn)
             .await;
         match found {
             Ok(Some(_)) => {
@@ -721,5 +770,73 @@ mod tests {
         );
         let g1 = store.game("g1").await.unwrap().unwrap();
         assert_eq!((g1.events.len(), g1.finished), (1_501, false));
+        // The same for a batch small enough to be a single statement.
+        let taken = store
+            .append_batch(&[append("g1", 1_501, 3, None), append("g2", 700, 1, None)])
+            .await;
+        assert!(
+            matches!(&taken, Err(StoreError::Conflict { game, seq: 700 }) if game == "g2"),
+            "{taken:?}"
+        );
+        assert_eq!(store.game("g1").await.unwrap().unwrap().events.len(), 1_501);
+        store
+            .append_batch(&[append("g1", 1_501, 3, None)])
+            .await
+            .unwrap();
+        assert_eq!(store.game("g1").await.unwrap().unwrap().events.len(), 1_504);
+    }
+
+    #[tokio::test]
+    async fn a_busy_event_log_keeps_the_write_ahead_log_bounded() {
+        let url = temp_db("wal");
+        let store = Store::open(&url).await.unwrap();
+        let a = store.create_user("Anna", None, 1).await.unwrap();
+        let b = store.create_user("Boris", None, 1).await.unwrap();
+        let games = 50;
+        for g in 0..games {
+            let game = StoredGame {
+                id: format!("g{g}"),
+                white_id: a.id,
+                black_id: b.id,
+                setup: "{}".into(),
+                created_at: 1,
+                finished: false,
+                result: None,
+                rated: false,
+                events: vec!["start".into()],
+            };
+            store.create_game(&game).await.unwrap();
+        }
+        // Group commits of a few games each, one after another as under load,
+        // each event a page or so: about 160 MiB through the log.
+        let event = "x".repeat(3_000);
+        let commits = 12_000;
+        for c in 0..commits {
+            let batch: Vec<Append> = (0..4)
+                .map(|i| {
+                    let g = (c * 4 + i) % games;
+                    Append {
+                        game_id: format!("g{g}"),
+                        first_seq: 1 + ((c * 4 + i) / games) as u64,
+                        events: vec![event.clone()],
+                        result: None,
+                    }
+                })
+                .collect();
+            store.append_batch(&batch).await.unwrap();
+        }
+        let path = url.strip_prefix("sqlite://").unwrap();
+        let wal = std::fs::metadata(format!("{path}-wal")).unwrap().len();
+        // A log copied back only beside the writer would never start afresh.
+        let bound = 2 * u64::from(CHECKPOINT_PAGES) * 4096;
+        assert!(wal < bound, "write-ahead log of {wal} bytes, over {bound}");
+        let last = store
+            .game(&format!("g{}", games - 1))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(last.events.len(), 1 + commits * 4 / games);
+        drop(store);
+        let _ = std::fs::remove_dir_all(std::path::Path::new(path).parent().unwrap());
     }
 }
