@@ -595,7 +595,7 @@ fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response
                     }
                     let view = updates.borrow_and_update().clone();
                     finished = view.finish.is_some();
-                    format!("{}\n", lichess::game_state(&view))
+                    format!("{}\n", lichess::game_state_json(&view))
                 }
                 changed = gone.changed(), if color.is_some() => {
                     if changed.is_err() {

@@ -91,6 +91,12 @@ pub fn game_state(view: &View) -> Value {
     state
 }
 
+/// The `gameState` object as JSON text, written once per view however many
+/// players' streams and sockets and spectators send it.
+pub fn game_state_json(view: &View) -> &str {
+    view.state_json.get_or_init(|| game_state(view).to_string())
+}
+
 /// The `gameFull` object that starts a game stream.
 pub fn game_full(view: &View) -> Value {
     let tc = &view.setup.time_control;

@@ -89,6 +89,9 @@ pub struct View {
     pub running: Option<Color>,
     /// The PGN, once the game is over (ask the game's task while it is live).
     pub pgn: Option<String>,
+    /// The `gameState` JSON, written once for every stream and socket that sends
+    /// this view (see [`crate::lichess::game_state_json`]).
+    pub(crate) state_json: std::sync::OnceLock<String>,
 }
 
 /// What a game looks like at `now`.
@@ -134,6 +137,7 @@ pub fn view_of(
         move_time_left: clock.move_time_left(now),
         running: clock.running().filter(|_| !clock.is_paused()),
         pgn: game.finish().map(|_| game.pgn()),
+        state_json: std::sync::OnceLock::new(),
     }
 }
 

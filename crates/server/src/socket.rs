@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 
 use crate::lichess;
 use crate::limits::Kind;
-use crate::live::{now_ms, GameHandle, Presence};
+use crate::live::{now_ms, GameHandle, Presence, View};
 use crate::AppState;
 
 /// How often the server pings to measure the round trip.
@@ -80,6 +80,17 @@ fn action_of(message: &Value, lag_ms: u64) -> Result<Action, String> {
         }),
         other => Err(format!("unknown message type {other:?}")),
     }
+}
+
+/// The answer to an action that was done (and is durable).
+const ACK: &str = r#"{"t":"ack"}"#;
+
+/// The `state` message: the view's `gameState` (written once for all who receive
+/// it) with the tag and the number of spectators in front.
+fn state_message(view: &View, watchers: usize) -> String {
+    let state = lichess::game_state_json(view);
+    let fields = state.strip_prefix('{').unwrap_or(state);
+    format!("{{\"t\":\"state\",\"watchers\":{watchers},{fields}")
 }
 
 /// "Offer a draw" while the opponent's offer is open means accepting it.
@@ -140,7 +151,7 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
             incoming = stream.next() => {
                 let Some(Ok(message)) = incoming else { break };
                 let text = match message {
-                    Message::Text(text) => text.to_string(),
+                    Message::Text(text) => text,
                     Message::Pong(payload) => {
                         if let Ok(bytes) = <[u8; 8]>::try_from(payload.as_ref()) {
                             let sent = u64::from_be_bytes(bytes);
@@ -154,7 +165,7 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     Message::Close(_) => break,
                     _ => continue,
                 };
-                let reply = match (serde_json::from_str::<Value>(&text), user, color) {
+                let reply = match (serde_json::from_str::<Value>(text.as_str()), user, color) {
                     (Err(e), _, _) => Err(format!("invalid JSON: {e}")),
                     (Ok(_), _, None) => Err("spectators cannot act".to_string()),
                     (Ok(message), Some(user), Some(color)) => {
@@ -163,7 +174,7 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     (Ok(_), None, Some(_)) => Err("spectators cannot act".to_string()),
                 };
                 let answer = match reply {
-                    Ok(()) => json!({ "t": "ack" }).to_string(),
+                    Ok(()) => ACK.to_string(),
                     Err(error) => json!({ "t": "error", "error": error }).to_string(),
                 };
                 if sink.send(Message::Text(answer.into())).await.is_err() {
@@ -175,9 +186,8 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     break;
                 }
                 let view = updates.borrow_and_update().clone();
-                let mut message = lichess::game_state(&view);
-                message["watchers"] = json!(handle.watchers());
-                if sink.send(Message::Text(with_tag("state", message).into())).await.is_err() {
+                let message = state_message(&view, handle.watchers());
+                if sink.send(Message::Text(message.into())).await.is_err() {
                     break;
                 }
             }
