@@ -52,8 +52,21 @@ fn assert_clean(out: &Output, games: usize, plies: usize) {
 
 #[test]
 fn loadtest_over_websockets_loses_no_move() {
-    let out = loadtest(4096, "--games 12 --moves 10 --seed 1");
+    let chart = std::env::temp_dir().join(format!("caissa-lt-chart-{}.svg", std::process::id()));
+    let out = loadtest(
+        4096,
+        &format!("--games 12 --moves 10 --seed 1 --chart {}", chart.display()),
+    );
     assert_clean(&out, 12, 10);
+    // The chart: an SVG naming the run, with the percentiles drawn.
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    let _ = std::fs::remove_file(&chart);
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    assert!(svg.contains("12 games, WebSockets over HTTP/1.1"), "{svg}");
+    assert_eq!(svg.matches("<polyline").count(), 4, "{svg}");
     let (stdout, _) = text(&out);
     assert!(
         row(&stdout, "transport").starts_with("WebSocket over HTTP/1.1"),

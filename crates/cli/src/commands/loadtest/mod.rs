@@ -49,6 +49,7 @@
 //! `N / (T + round trip)` moves/s, and the round trips show the latency at that load.
 
 mod board;
+mod chart;
 mod durability;
 mod limits;
 mod player;
@@ -143,6 +144,11 @@ pub struct Args {
     /// since the play started.
     #[arg(long)]
     samples: Option<PathBuf>,
+    /// Draw the run as an SVG chart in this file: the round trip's median, 90th and
+    /// 99th percentile and maximum for the moves sent in each second, and the
+    /// moves per second.
+    #[arg(long)]
+    chart: Option<PathBuf>,
 }
 
 /// How many error messages are kept to be printed.
@@ -236,6 +242,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         connections,
         http2_players: args.http2_players,
         samples: args.samples.clone(),
+        chart: args.chart.clone(),
         seed: args.seed.unwrap_or_else(rand::random),
         deadline: Instant::now() + Duration::from_secs(args.timeout_secs),
         target,
@@ -269,6 +276,8 @@ struct Plan {
     http2_players: usize,
     /// Where to write every move's round trips.
     samples: Option<PathBuf>,
+    /// Where to draw the run.
+    chart: Option<PathBuf>,
     seed: u64,
     deadline: Instant,
     /// The running server to test; `None`: start one in this process.
@@ -279,6 +288,16 @@ struct Plan {
 }
 
 impl Plan {
+    /// What the players speak, in a few words.
+    fn transport_name(&self) -> &'static str {
+        match (self.api, self.connections) {
+            (Api::Socket, None) => "WebSockets over HTTP/1.1",
+            (Api::Socket, Some(_)) => "WebSockets over HTTP/2",
+            (Api::Board, None) => "Board API over HTTP/1.1",
+            (Api::Board, Some(_)) => "Board API over HTTP/2",
+        }
+    }
+
     /// The HTTP/2 connection (index) player `a` speaks through.
     fn connection_of(&self, a: usize) -> usize {
         a / self.http2_players
@@ -632,6 +651,17 @@ async fn drive(
     }
     if let Some(path) = &plan.samples {
         write_samples(path, &ack, &seen)?;
+    }
+    if let Some(path) = &plan.chart {
+        let title = format!(
+            "caissa loadtest: {} games, {}, think {} ms: {} moves, {} errors",
+            plan.games,
+            plan.transport_name(),
+            plan.think.as_millis(),
+            ctx.moves.load(Ordering::Relaxed),
+            ctx.errors.load(Ordering::Relaxed)
+        );
+        chart::write(path, &title, &ack, &timeline)?;
     }
     let moves = ctx.moves.load(Ordering::Relaxed);
     let steady = progress::steady_window(&timeline, moves);
