@@ -81,32 +81,11 @@ pub fn to_pgn(record: &GameRecord, header: &PgnHeader) -> Result<String, String>
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
 pub fn today() -> String {
-    let secs = SystemTime::now()
+    let ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
+        .map(|d| d.as_millis() as i64)
         .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01, by counting 400-year eras
-/// of 146097 days from 0000-03-01 (so that leap days fall at the end of a year).
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468; // days since 0000-03-01
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097); // [0, 146096]
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153; // 0 = March
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    caissa_pgn::date::date_tag(ms)
 }
 
 #[cfg(test)]
@@ -114,14 +93,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(59), (1970, 3, 1));
-        assert_eq!(civil_from_days(10_957), (2000, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(today().len(), 10);
+    fn today_is_a_pgn_date() {
+        let today = today();
+        assert_eq!(today.len(), 10);
+        assert!(
+            today.starts_with("20") && today.as_bytes()[4] == b'.',
+            "{today}"
+        );
     }
 }

@@ -17,6 +17,7 @@
 //! * [`TreeBuilder`] builds a [`GameTree`]; [`write_game`] writes one back.
 
 pub mod clock;
+pub mod date;
 mod reader;
 mod replay;
 mod setup;
