@@ -460,6 +460,38 @@ impl Game {
         if self.finish.is_some() || self.envelope.is_some() {
             return None;
         }
+        let flag = self.flag_deadline(now);
+        match (flag, self.first_move_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// When a first move not yet made makes the game aborted (online), if it does.
+    fn first_move_deadline(&self) -> Option<u64> {
+        let within = self.params.first_move_ms(self.setup.time_control.speed())?;
+        if self.plies() >= 2 || self.finish.is_some() || self.clock.is_paused() {
+            return None;
+        }
+        // From the start, or from the last move (or its taking back).
+        let since = self
+            .events
+            .iter()
+            .rev()
+            .find(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Moved { .. } | EventKind::TakenBack { .. }
+                )
+            })
+            .or(self.events.first())
+            .map_or(0, |e| e.at);
+        Some(since + within)
+    }
+
+    /// When the flag of the side to move falls (or, where flags are claimed and
+    /// one is down, the other's).
+    fn flag_deadline(&self, now: u64) -> Option<u64> {
         let flag_time = self.clock.flag_time()?;
         if self.params.flag_must_be_claimed && flag_time <= now {
             // Already down and waiting for a claim; only both flags down would end it.
@@ -513,6 +545,10 @@ impl Game {
         }
         if self.finish.is_some() || self.envelope.is_some() || self.clock.is_paused() {
             return Ok(0);
+        }
+        if self.first_move_deadline().is_some_and(|at| now >= at) {
+            self.end(now, GameResult::Void, Termination::Aborted)?;
+            return Ok(self.events.len() - before);
         }
         if let Some(flagged) = self.clock.flag(now) {
             let other = !flagged;
@@ -1287,6 +1323,12 @@ impl Game {
     /// The game in PGN with `[%clk]` after each move and `TimeControl`,
     /// `Termination` and `Ruleset` tags.
     pub fn pgn(&self) -> String {
+        self.pgn_with(&[])
+    }
+
+    /// The game in PGN, with `tags` (what the game does not know: `Site`, `Date`,
+    /// ratings ...) set after its own, replacing any of the same name.
+    pub fn pgn_with(&self, tags: &[(&str, String)]) -> String {
         let mut tree = caissa_pgn::GameTree::default();
         let result = self.finish.map_or("*", |f| f.result.pgn());
         for (name, value) in [
@@ -1308,6 +1350,9 @@ impl Game {
         }
         if self.setup.chess960 {
             tree.set_tag("Variant", "Chess960");
+        }
+        for (name, value) in tags {
+            tree.set_tag(name, value);
         }
         let mut pos = *self.line.start();
         for (i, &m) in self.line.moves().iter().enumerate() {

@@ -40,6 +40,7 @@
 //! | adjournment | yes | no | no | yes | no | no |
 //! | default time (6.7) | 0 | 0 | 0 | 1 hour | — | — |
 //! | claim a departed opponent | — | — | — | — | after 30 s | after 60 s |
+//! | no first move in time | — | — | — | — | aborted (20–35 s by speed) | — |
 
 mod clock;
 mod envelope;

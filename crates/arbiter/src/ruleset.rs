@@ -7,6 +7,8 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::time_control::Speed;
+
 /// A named set of rules a game is played under.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -123,6 +125,29 @@ pub struct Params {
     /// Whether the players may agree to take moves back (the online game's casual
     /// custom; the Laws know no such thing: a completed move stands, 4.6–4.7).
     pub takebacks: bool,
+    /// Whether a real-time game is aborted when a player's first move does not come
+    /// in time ([`Params::first_move_ms`]): White's counted from the start, Black's
+    /// from White's first move (online, where nobody waits at a board for a no-show).
+    #[serde(default)]
+    pub abort_without_first_move: bool,
+}
+
+impl Params {
+    /// How long a player has for the first move where a game is aborted without
+    /// it, by the game's speed (20 s for bullet to 35 s for classical, as lichess);
+    /// `None` if the ruleset waits, or the game is correspondence or has no clock.
+    pub fn first_move_ms(&self, speed: Speed) -> Option<u64> {
+        if !self.abort_without_first_move {
+            return None;
+        }
+        match speed {
+            Speed::Bullet => Some(20_000),
+            Speed::Blitz => Some(25_000),
+            Speed::Rapid => Some(30_000),
+            Speed::Classical => Some(35_000),
+            Speed::Correspondence | Speed::Unlimited => None,
+        }
+    }
 }
 
 impl Ruleset {
@@ -184,6 +209,7 @@ impl Ruleset {
             default_time_ms: Some(0),
             gone_claim_after_ms: None,
             takebacks: false,
+            abort_without_first_move: false,
         };
         match self {
             Ruleset::FideStandard => fide,
@@ -239,6 +265,7 @@ impl Ruleset {
                 default_time_ms: None,
                 gone_claim_after_ms: Some(30_000),
                 takebacks: true,
+                abort_without_first_move: true,
                 resign_draw_if_opponent_cannot_mate: false,
                 ..fide
             },

@@ -52,24 +52,25 @@ fn art_6_6_game_from_a_position_with_black_to_move_starts_black_clock() {
 
 #[test]
 fn online_clock_starts_after_both_first_moves() {
-    let mut game = new_game(Ruleset::Online, TimeControl::fischer(MINUTE, 0));
+    let mut game = new_game(Ruleset::Online, TimeControl::fischer(10 * SECOND, 0));
     assert_eq!(kinds(game.events()), vec![EventKind::Started]);
     assert_eq!(game.clock().running(), None);
-    assert_eq!(game.next_deadline(0), None);
+    // Only the first-move limit (bullet: 20 s) runs, not the clock.
+    assert_eq!(game.next_deadline(0), Some(20 * SECOND));
     // White thinks longer than the whole game time: no flag before the clock runs.
-    mv(&mut game, "e4", 100 * SECOND);
+    mv(&mut game, "e4", 15 * SECOND);
     assert_eq!(game.clock().running(), None);
-    mv(&mut game, "e5", 250 * SECOND);
+    mv(&mut game, "e5", 30 * SECOND);
     assert_eq!(game.finish(), None);
     assert_eq!(game.clock().running(), Some(White));
     assert_eq!(
         game.events().last().unwrap().kind,
         EventKind::ClockStarted { color: White }
     );
-    assert_eq!(game.events().last().unwrap().at, 250 * SECOND);
-    assert_eq!(game.clock().remaining(White, 260 * SECOND), 50 * SECOND);
-    assert_eq!(game.clock().remaining(Black, 260 * SECOND), MINUTE);
-    assert_eq!(game.next_deadline(0), Some(250 * SECOND + MINUTE + 1));
+    assert_eq!(game.events().last().unwrap().at, 30 * SECOND);
+    assert_eq!(game.clock().remaining(White, 32 * SECOND), 8 * SECOND);
+    assert_eq!(game.clock().remaining(Black, 32 * SECOND), 10 * SECOND);
+    assert_eq!(game.next_deadline(0), Some(40 * SECOND + 1));
 }
 
 #[test]

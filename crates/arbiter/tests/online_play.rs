@@ -1,7 +1,7 @@
-//! Customs of online play beyond the Laws: takebacks by agreement, and network lag
-//! credited from a bounded quota.
+//! Customs of online play beyond the Laws: takebacks by agreement, network lag
+//! credited from a bounded quota, and games aborted when a first move never comes.
 
-use caissa_arbiter::{Action, EventKind, Ruleset, TimeControl};
+use caissa_arbiter::{Action, EventKind, GameResult, Ruleset, Termination, TimeControl};
 use caissa_rules::Color::{Black, White};
 
 use crate::support::*;
@@ -207,4 +207,77 @@ fn no_lag_is_credited_before_the_clock_runs() {
     let mut game = online_3_2();
     play_lagged(&mut game, "e4", 500, SECOND);
     assert_eq!(moved_lag(&game), 0);
+}
+
+#[test]
+fn online_game_is_aborted_when_white_never_makes_a_first_move() {
+    // Blitz: 25 s for the first move, counted from the start.
+    let mut game = online_3_2();
+    assert_eq!(game.next_deadline(0), Some(25 * SECOND));
+    assert_eq!(game.tick(25 * SECOND - 1).unwrap(), 0);
+    assert_eq!(game.finish(), None);
+    assert_eq!(game.tick(25 * SECOND).unwrap(), 1);
+    assert_eq!(finished(&game), (GameResult::Void, Termination::Aborted));
+    assert_eq!(game.next_deadline(25 * SECOND), None);
+    assert_replays(&game);
+}
+
+#[test]
+fn blacks_first_move_is_counted_from_whites() {
+    let mut game = online_3_2();
+    mv(&mut game, "e4", 20 * SECOND);
+    assert_eq!(game.next_deadline(20 * SECOND), Some(45 * SECOND));
+    // A move after the limit finds the game already aborted.
+    let late = try_mv(&mut game, "e5", 45 * SECOND);
+    assert!(late.is_err(), "{late:?}");
+    assert_eq!(finished(&game), (GameResult::Void, Termination::Aborted));
+    assert_replays(&game);
+}
+
+#[test]
+fn after_both_first_moves_only_the_clock_counts() {
+    let mut game = online_3_2();
+    let at = play(&mut game, &["e4", "e5"], 0, 24 * SECOND);
+    // White's clock now runs: its flag is the next deadline, three minutes away.
+    assert_eq!(game.next_deadline(at), Some(at + 3 * MINUTE + 1));
+    mv(&mut game, "Nf3", at + 2 * MINUTE);
+    assert_eq!(game.finish(), None);
+}
+
+#[test]
+fn taking_back_the_first_move_gives_white_the_full_time_again() {
+    let mut game = online_3_2();
+    mv(&mut game, "e4", 10 * SECOND);
+    act(&mut game, White, Action::ProposeTakeback, 12 * SECOND);
+    act(&mut game, Black, Action::AcceptTakeback, 14 * SECOND);
+    assert_eq!(game.plies(), 0);
+    assert_eq!(game.next_deadline(14 * SECOND), Some(39 * SECOND));
+}
+
+#[test]
+fn slower_games_allow_longer_for_the_first_move_and_some_wait() {
+    let first_move = |control: TimeControl| new_game(Ruleset::Online, control).next_deadline(0);
+    assert_eq!(
+        first_move(TimeControl::fischer(MINUTE, 0)),
+        Some(20 * SECOND)
+    );
+    assert_eq!(
+        first_move(TimeControl::fischer(15 * MINUTE, 10 * SECOND)),
+        Some(30 * SECOND)
+    );
+    assert_eq!(
+        first_move(TimeControl::fischer(90 * MINUTE, 30 * SECOND)),
+        Some(35 * SECOND)
+    );
+    // Correspondence and games without a clock wait for the first move.
+    assert_eq!(first_move(TimeControl::correspondence(3)), None);
+    assert_eq!(first_move(TimeControl::unlimited()), None);
+    // Over the board a late player loses by default (6.7), which the arbiter
+    // declares; nothing is aborted by itself.
+    let mut fide = new_game(
+        Ruleset::FideBlitz,
+        TimeControl::fischer(3 * MINUTE, 2 * SECOND),
+    );
+    assert_eq!(fide.tick(MINUTE).unwrap(), 0);
+    assert_eq!(fide.finish(), None);
 }

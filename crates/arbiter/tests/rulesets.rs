@@ -465,7 +465,8 @@ fn online_claim_victory_without_mating_material_is_a_draw() {
         Action::ClaimVictory {
             opponent_gone_ms: MINUTE,
         },
-        MINUTE,
+        // Within the first-move time: later the game is aborted instead.
+        20 * SECOND,
     );
     assert_eq!(
         finished(&game),
@@ -482,7 +483,8 @@ fn online_claim_victory_without_mating_material_is_a_draw() {
         Action::ClaimVictory {
             opponent_gone_ms: MINUTE,
         },
-        MINUTE,
+        // Within the first-move time: later the game is aborted instead.
+        20 * SECOND,
     );
     assert_eq!(finished(&game), (GameResult::Draw, Termination::Abandoned));
 }
