@@ -372,25 +372,45 @@ impl Store {
         Ok(out)
     }
 
-    /// A user's games, newest first.
-    pub async fn games_of_user(
+    /// Records that the server is running at `at` (ms since the epoch).
+    pub async fn beat(&self, at: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at")
+            .bind(at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// When the server was last recorded running, if ever.
+    pub async fn last_beat(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT at FROM heartbeat WHERE id = 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("at")).transpose()?)
+    }
+
+    /// The ids of a user's games, newest first: the finished ones, the ongoing
+    /// ones, or both.
+    pub async fn game_ids_of_user(
         &self,
         user_id: i64,
         limit: i64,
-    ) -> Result<Vec<StoredGame>, StoreError> {
+        finished: bool,
+        ongoing: bool,
+    ) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, white_id, black_id, setup, created_at, finished, result, rated FROM games WHERE white_id = ? OR black_id = ? ORDER BY created_at DESC LIMIT ?",
+            "SELECT id FROM games WHERE (white_id = ? OR black_id = ?) AND ((finished = 1 AND ?) OR (finished = 0 AND ?)) ORDER BY created_at DESC LIMIT ?",
         )
         .bind(user_id)
         .bind(user_id)
+        .bind(finished)
+        .bind(ongoing)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in &rows {
-            out.push(self.with_events(row).await?);
-        }
-        Ok(out)
+        rows.iter()
+            .map(|r| r.try_get("id").map_err(StoreError::from))
+            .collect()
     }
 }
 
@@ -705,7 +725,15 @@ mod tests {
         assert!(back.finished);
         assert_eq!(back.result.as_deref(), Some("1-0"));
         assert!(store.live_games().await.unwrap().is_empty());
-        assert_eq!(store.games_of_user(b.id, 10).await.unwrap().len(), 1);
+        assert_eq!(
+            store.game_ids_of_user(b.id, 10, true, false).await.unwrap(),
+            ["g1"]
+        );
+        assert!(store
+            .game_ids_of_user(b.id, 10, false, true)
+            .await
+            .unwrap()
+            .is_empty());
         store
             .create_token(a.id, "h", "board:play", 9)
             .await
@@ -784,6 +812,18 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(store.game("g1").await.unwrap().unwrap().events.len(), 1_504);
+    }
+
+    #[tokio::test]
+    async fn the_last_heartbeat_survives_reopening() {
+        let url = temp_db("beat");
+        let store = Store::open(&url).await.unwrap();
+        assert_eq!(store.last_beat().await.unwrap(), None);
+        store.beat(1_000).await.unwrap();
+        store.beat(2_000).await.unwrap();
+        drop(store);
+        let store = Store::open(&url).await.unwrap();
+        assert_eq!(store.last_beat().await.unwrap(), Some(2_000));
     }
 
     #[tokio::test]
