@@ -147,12 +147,26 @@ fn sigkill_loses_no_acknowledged_move() {
         );
         assert_eq!(status, 200, "{mv}: {body}");
     }
-    // SIGKILL: no shutdown code runs at all.
+    // Black thinks for 3 s, then the server dies (SIGKILL: no shutdown code runs
+    // at all) and stays down for 3 s.
+    let black_time = || {
+        let (status, body) = http(port, "GET", "/api/tv", &white, "");
+        assert_eq!(status, 200, "{body}");
+        let full: serde_json::Value = serde_json::from_str(&body).unwrap();
+        full["state"]["btime"].as_i64().unwrap()
+    };
+    let before = black_time();
+    std::thread::sleep(Duration::from_secs(3));
     let mut server = server;
     server.0.kill().unwrap();
     server.0.wait().unwrap();
     drop(server);
+    std::thread::sleep(Duration::from_secs(3));
     let _server = start(&db, port);
+    // Black's clock was charged for the thinking (up to the server's last
+    // heartbeat, a second at most before it died), not for the downtime.
+    let charged = before - black_time();
+    assert!((1_800..=4_500).contains(&charged), "charged {charged} ms");
     let (status, pgn) = http(port, "GET", &format!("/game/export/{id}"), &white, "");
     assert_eq!(status, 200);
     assert!(pgn.contains("1. e4 {") && pgn.contains("3. d4 {"), "{pgn}");

@@ -31,9 +31,14 @@ impl LoginLimiter {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         match map.get(&name.to_lowercase()) {
             Some(&(count, since)) if count >= MAX_FAILURES && now_ms() - since < WINDOW_MS => {
-                Err(ApiError::TooManyRequests(format!(
-                    "too many failed logins for {name}; try again in a minute"
-                )))
+                let wait_ms = WINDOW_MS - (now_ms() - since);
+                Err(ApiError::TooManyRequests {
+                    message: format!(
+                        "too many failed logins for {name}; try again in {} s",
+                        wait_ms.div_ceil(1000)
+                    ),
+                    retry_after_ms: wait_ms,
+                })
             }
             _ => Ok(()),
         }

@@ -68,10 +68,14 @@ pub async fn cloud_eval(
     {
         return Ok(Json((**hit).clone()));
     }
+    let busy = || ApiError::TooManyRequests {
+        message: "the engine is busy; try again in a second".into(),
+        retry_after_ms: 1_000,
+    };
     let _permit = tokio::time::timeout(QUEUE_WAIT, analysis.permit.acquire())
         .await
-        .map_err(|_| ApiError::TooManyRequests("the engine is busy; try again".into()))?
-        .map_err(|_| ApiError::TooManyRequests("the engine is busy; try again".into()))?;
+        .map_err(|_| busy())?
+        .map_err(|_| busy())?;
     let answer = tokio::task::spawn_blocking(move || evaluate(&pos, multipv))
         .await
         .map_err(|e| ApiError::BadRequest(format!("the evaluation failed: {e}")))?;

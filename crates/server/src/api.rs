@@ -21,7 +21,7 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use crate::auth::Authed;
 use crate::error::ApiError;
 use crate::live::{now_ms, Player};
-use crate::{lichess, new_id, AppState, Challenge};
+use crate::{lichess, new_id, AppState, Challenge, LiveOrStored};
 
 /// The whole API.
 pub fn app(state: AppState) -> Router {
@@ -46,6 +46,7 @@ pub fn app(state: AppState) -> Router {
         .route("/challenge/{id}", get(page))
         .route("/api/challenge/{id}/accept", post(accept_challenge))
         .route("/api/challenge/{id}/decline", post(decline_challenge))
+        .route("/api/challenge/{id}/cancel", post(cancel_challenge))
         .route("/api/board/game/stream/{id}", get(game_stream))
         .route("/api/stream/game/{id}", get(watch_game))
         // GET upgrades over HTTP/1.1, CONNECT over HTTP/2 (RFC 8441).
@@ -88,7 +89,10 @@ pub fn app(state: AppState) -> Router {
         .route("/login", get(page))
         .route("/register", get(page))
         .route("/settings", get(page))
+        .fallback(crate::edges::not_found)
+        .method_not_allowed_fallback(crate::edges::method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
+        .layer(axum::middleware::from_fn(crate::edges::json_errors))
         .with_state(state)
 }
 
@@ -333,6 +337,21 @@ async fn show_challenge(
     Ok(Json(challenge_json(c, "in")))
 }
 
+/// The longest initial time and increment a challenge may ask for, s (lichess's).
+const MAX_LIMIT_S: u64 = 10_800;
+const MAX_INCREMENT_S: u64 = 180;
+
+/// A Fischer clock; with no initial time, as lichess, the clock starts with the
+/// increment (at least 3 s), or the first move would already lose on time.
+fn fischer(limit_ms: u64, increment_ms: u64) -> TimeControl {
+    let initial = if limit_ms == 0 {
+        increment_ms.max(3_000)
+    } else {
+        limit_ms
+    };
+    TimeControl::fischer(initial, increment_ms)
+}
+
 /// A challenge from the request's fields (the clock, colour, rated, ruleset).
 fn new_challenge(
     state: &AppState,
@@ -350,7 +369,12 @@ fn new_challenge(
                     "clock.limit and clock.increment cannot both be 0".into(),
                 ));
             }
-            TimeControl::fischer(limit * 1000, increment * 1000)
+            if limit > MAX_LIMIT_S || increment > MAX_INCREMENT_S {
+                return Err(ApiError::BadRequest(format!(
+                    "clock.limit must be 0-{MAX_LIMIT_S} s and clock.increment 0-{MAX_INCREMENT_S} s, not {limit} and {increment}"
+                )));
+            }
+            fischer(limit * 1000, increment * 1000)
         }
         (None, Some(d)) if (1..=14).contains(&d) => TimeControl::correspondence(d as u32),
         (None, Some(d)) => {
@@ -471,28 +495,86 @@ async fn decline_challenge(
     State(state): State<AppState>,
     Authed(user): Authed,
     Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    // The challenged player declines; the challenger may withdraw (also an open one).
-    let c = {
-        let mut challenges = state
+    // lichess's reasons (`generic`, `later`, `tooFast`, ...); any word is passed on.
+    let f = fields(&headers, &body)?;
+    let reason = f.get("reason").cloned().unwrap_or_else(|| "generic".into());
+    if reason.len() > 32 || !reason.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(ApiError::BadRequest(format!(
+            "reason: {reason:?} must be a word such as generic, later or tooFast"
+        )));
+    }
+    let c = withdraw_challenge(&state, &id, user.id)?;
+    if c.challenger.id == user.id {
+        // Declining one's own challenge is withdrawing it.
+        cancelled(&state, &c);
+    } else {
+        let mut challenge = challenge_json(&c, "out");
+        challenge["declineReasonKey"] = json!(reason);
+        state.notify(
+            c.challenger.id,
+            &json!({ "type": "challengeDeclined", "challenge": challenge }),
+        );
+    }
+    Ok(ok())
+}
+
+/// `POST /api/challenge/{id}/cancel`: the challenger withdraws the challenge.
+async fn cancel_challenge(
+    State(state): State<AppState>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    {
+        let challenges = state
             .inner
             .challenges
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        let allowed = challenges.get(&id).map(|c| {
-            c.challenger.id == user.id || c.dest.as_ref().is_some_and(|d| d.id == user.id)
-        });
-        match allowed {
+        match challenges.get(&id) {
             None => return Err(ApiError::NotFound(format!("challenge {id}"))),
-            Some(false) => return Err(ApiError::Forbidden("this challenge is not for you".into())),
-            Some(true) => challenges.remove(&id).expect("present"),
+            Some(c) if c.challenger.id != user.id => return Err(ApiError::Forbidden(
+                "only the challenger can cancel a challenge (the challenged player declines it)"
+                    .into(),
+            )),
+            Some(_) => {}
         }
-    };
-    state.notify(
-        c.challenger.id,
-        &json!({ "type": "challengeDeclined", "challenge": challenge_json(&c, "out") }),
-    );
+    }
+    let c = withdraw_challenge(&state, &id, user.id)?;
+    cancelled(&state, &c);
     Ok(ok())
+}
+
+/// Removes a challenge that `user` (its challenger or the challenged player) is
+/// declining or withdrawing.
+fn withdraw_challenge(state: &AppState, id: &str, user: i64) -> Result<Challenge, ApiError> {
+    let mut challenges = state
+        .inner
+        .challenges
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let allowed = challenges
+        .get(id)
+        .map(|c| c.challenger.id == user || c.dest.as_ref().is_some_and(|d| d.id == user));
+    match allowed {
+        None => Err(ApiError::NotFound(format!("challenge {id}"))),
+        Some(false) => Err(ApiError::Forbidden("this challenge is not for you".into())),
+        Some(true) => challenges
+            .remove(id)
+            .ok_or_else(|| ApiError::NotFound(format!("challenge {id}"))),
+    }
+}
+
+/// Tells the challenged player that a challenge was withdrawn.
+fn cancelled(state: &AppState, c: &Challenge) {
+    if let Some(dest) = &c.dest {
+        state.notify(
+            dest.id,
+            &json!({ "type": "challengeCanceled", "challenge": challenge_json(c, "in") }),
+        );
+    }
 }
 
 async fn event_stream(State(state): State<AppState>, Authed(user): Authed) -> Response {
@@ -548,7 +630,7 @@ async fn game_stream(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    stream_game(&state, &id, Some(user.id))
+    stream_game(&state, &id, Some(user.id)).await
 }
 
 /// Spectators: the same stream without an account; read-only by construction.
@@ -556,24 +638,31 @@ async fn watch_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    stream_game(&state, &id, None)
+    stream_game(&state, &id, None).await
 }
 
 /// The NDJSON game stream. A player's open stream counts as the player being
 /// present; an empty line every few seconds finds out when it is gone.
-fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response, ApiError> {
-    let handle = state
-        .game(id)
-        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+async fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Response, ApiError> {
     let (tx, rx) = mpsc::unbounded_channel();
+    let handle = match state.live_or_stored(id).await? {
+        LiveOrStored::Live(handle) => handle,
+        // Over (and perhaps from before a restart): how it ended, and the end.
+        LiveOrStored::Stored(view) => {
+            let _ = tx.send(format!("{}\n", lichess::game_full(&view)));
+            return Ok(ndjson(rx));
+        }
+    };
     let mut updates = handle.subscribe();
     let first = updates.borrow_and_update().clone();
-    let _ = tx.send(format!("{}\n", lichess::game_full(&first)));
     let color = user.and_then(|u| handle.color_of(u));
     let presence = color.map(|c| handle.present(c));
     let watcher = color.is_none().then(|| handle.watch());
     let mut gone = handle.presence();
     tokio::spawn(async move {
+        // The clocks as they are now, not as at the last move.
+        let full = lichess::game_full(&*handle.view_now().await);
+        let _ = tx.send(format!("{full}\n"));
         let _presence = presence;
         let _watcher = watcher;
         let mut finished = first.finish.is_some();
@@ -632,9 +721,7 @@ pub(crate) async fn act(
         .limits
         .take(user, crate::limits::Kind::GameAction)?;
     state.count_action();
-    let handle = state
-        .game(id)
-        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let handle = state.playable(id).await?;
     handle.act(user, action).await.map(|()| ok())
 }
 
@@ -645,8 +732,12 @@ async fn make_move(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
     let done = act(&state, &id, user.id, Action::play(mv)).await?;
+    // The move stands whatever becomes of the offer: one the rules do not allow
+    // now (too early, too soon after a decline) is dropped, as lichess does.
     if query.get("offeringDraw").is_some_and(|v| v == "true") {
-        return act(&state, &id, user.id, Action::OfferDraw).await;
+        if let Err(e) = act(&state, &id, user.id, Action::OfferDraw).await {
+            tracing::debug!("game {id}: the draw offer with the move was not made: {e}");
+        }
     }
     Ok(done)
 }
@@ -672,9 +763,7 @@ async fn draw(
     Authed(user): Authed,
     Path((id, accept)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = state
-        .game(&id)
-        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let handle = state.playable(&id).await?;
     let view = handle.view();
     let mine = if view.white.id == user.id {
         Some(Color::White)
@@ -686,10 +775,22 @@ async fn draw(
     let Some(me) = mine else {
         return Err(ApiError::Forbidden("you are not playing this game".into()));
     };
+    // As lichess: "yes" accepts an open offer, else claims a draw the rules allow
+    // now (9.2, 9.3: on one's own turn), else offers one; "no" declines an open
+    // offer, and with none there is nothing to do.
     let action = match accept.as_str() {
         "yes" | "true" if view.draw_offer == Some(!me) => Action::AcceptDraw,
+        "yes" | "true" if view.turn == me && view.finish.is_none() => match view.claims.first() {
+            Some(&claim) => Action::ClaimDraw {
+                claim,
+                with_move: None,
+            },
+            None => Action::OfferDraw,
+        },
         "yes" | "true" => Action::OfferDraw,
-        "no" | "false" => Action::DeclineDraw,
+        "no" | "false" if view.draw_offer == Some(!me) => Action::DeclineDraw,
+        "no" | "false" if view.finish.is_none() => return Ok(ok()),
+        "no" | "false" => return Err(ApiError::BadRequest("the game is over".into())),
         other => {
             return Err(ApiError::BadRequest(format!(
                 "{other:?}: expected yes or no"
@@ -704,7 +805,7 @@ async fn claim_victory(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let gone = state.opponent_gone_ms(&id, user.id)?;
+    let gone = state.opponent_gone_ms(&id, user.id).await?;
     act(
         &state,
         &id,
@@ -721,7 +822,7 @@ async fn claim_draw(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let gone = state.opponent_gone_ms(&id, user.id)?;
+    let gone = state.opponent_gone_ms(&id, user.id).await?;
     act(
         &state,
         &id,
@@ -763,10 +864,11 @@ async fn export(
     if wants_json {
         return Ok(Json(lichess::game_json(&view)).into_response());
     }
+    let site = format!("{}/game/{id}", site_of(&headers));
     Ok((
         StatusCode::OK,
         [(header::CONTENT_TYPE, "application/x-chess-pgn")],
-        view.pgn.clone().unwrap_or_default(),
+        lichess::with_site(view.pgn.as_deref().unwrap_or_default(), &site),
     )
         .into_response())
 }
@@ -792,29 +894,92 @@ async fn user_games(
                 ApiError::BadRequest(format!("max: {m:?} must be a number from 1 to 10000"))
             })?,
     };
+    // As lichess: finished games by default, ongoing ones when asked.
+    let finished = query_flag(&query, "finished", true)?;
+    let ongoing = query_flag(&query, "ongoing", false)?;
     let ndjson = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/x-ndjson"));
-    let mut body = String::new();
-    for stored in state.store.games_of_user(user.id, max).await? {
-        let Ok(view) = state.stored_view(&stored).await else {
-            continue;
-        };
-        if ndjson {
-            body.push_str(&lichess::game_json(&view).to_string());
-            body.push('\n');
-        } else {
-            body.push_str(view.pgn.as_deref().unwrap_or_default());
-            body.push('\n');
+    let ids = state
+        .store
+        .game_ids_of_user(user.id, max, finished, ongoing)
+        .await?;
+    let site = site_of(&headers);
+    // One game at a time, each sent as soon as it is read.
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        for id in ids {
+            let view = match state.live_or_stored(&id).await {
+                Ok(LiveOrStored::Live(handle)) => {
+                    let mut view = (*handle.view()).clone();
+                    view.pgn = Some(handle.pgn().await);
+                    view
+                }
+                Ok(LiveOrStored::Stored(view)) => (*view).clone(),
+                Err(e) => {
+                    tracing::warn!("exporting game {id}: {e}");
+                    continue;
+                }
+            };
+            let chunk = if ndjson {
+                format!("{}\n", lichess::game_json(&view))
+            } else {
+                let pgn = view.pgn.as_deref().unwrap_or_default();
+                format!(
+                    "{}\n",
+                    lichess::with_site(pgn, &format!("{site}/game/{id}"))
+                )
+            };
+            if tx.send(chunk).is_err() {
+                break;
+            }
         }
-    }
+    });
     let content_type = if ndjson {
         "application/x-ndjson"
     } else {
         "application/x-chess-pgn"
     };
-    Ok(([(header::CONTENT_TYPE, content_type)], body).into_response())
+    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
+    Ok((
+        [(header::CONTENT_TYPE, content_type)],
+        Body::from_stream(stream),
+    )
+        .into_response())
+}
+
+/// A `true`/`false` query parameter, `default` when absent.
+fn query_flag(
+    query: &HashMap<String, String>,
+    name: &str,
+    default: bool,
+) -> Result<bool, ApiError> {
+    match query.get(name).map(String::as_str) {
+        None => Ok(default),
+        Some("true" | "1") => Ok(true),
+        Some("false" | "0") => Ok(false),
+        Some(other) => Err(ApiError::BadRequest(format!(
+            "{name}: {other:?} must be true or false"
+        ))),
+    }
+}
+
+/// This server as the client sees it, `http://host` (or `https` behind a proxy
+/// that says so), for the PGN `Site` tag.
+fn site_of(headers: &HeaderMap) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("localhost");
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+    {
+        Some("https") => "https",
+        _ => "http",
+    };
+    format!("{scheme}://{host}")
 }
 
 async fn metrics(State(state): State<AppState>) -> Response {
@@ -871,7 +1036,7 @@ async fn seek(
                     "time must be 0-180 minutes and increment 0-180 s, not both 0".into(),
                 ));
             }
-            TimeControl::fischer(minutes * 60_000, increment * 1000)
+            fischer(minutes * 60_000, increment * 1000)
         }
         (None, Some(days)) if [1, 2, 3, 5, 7, 10, 14].contains(&days) => {
             TimeControl::correspondence(days as u32)
@@ -956,6 +1121,10 @@ async fn tv(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
         .into_iter()
         .max_by_key(|v| v.moves.len())
         .ok_or_else(|| ApiError::NotFound("a live game".into()))?;
+    let view = match state.game(&view.id) {
+        Some(handle) => handle.view_now().await,
+        None => view,
+    };
     Ok(Json(lichess::game_full(&view)))
 }
 
@@ -974,10 +1143,15 @@ async fn challenge_computer(
         )));
     }
     let time_control = match number(&f, "clock.limit")? {
-        Some(limit) => TimeControl::fischer(
-            limit * 1000,
-            number(&f, "clock.increment")?.unwrap_or(0) * 1000,
-        ),
+        Some(limit) => {
+            let increment = number(&f, "clock.increment")?.unwrap_or(0);
+            if limit > MAX_LIMIT_S || increment > MAX_INCREMENT_S || limit + increment == 0 {
+                return Err(ApiError::BadRequest(format!(
+                    "clock.limit must be 0-{MAX_LIMIT_S} s and clock.increment 0-{MAX_INCREMENT_S} s, not both 0"
+                )));
+            }
+            fischer(limit * 1000, increment * 1000)
+        }
         None => TimeControl::unlimited(),
     };
     let computer = state.computer_user().await?;
@@ -1043,9 +1217,16 @@ async fn game_socket(
     headers: HeaderMap,
     ws: axum::extract::ws::WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let handle = state
-        .game(&id)
-        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+    let handle = match state.live_or_stored(&id).await? {
+        LiveOrStored::Live(handle) => handle,
+        // Over: the socket says how it ended, and closes.
+        LiveOrStored::Stored(view) => {
+            return Ok(ws
+                .max_message_size(4096)
+                .read_buffer_size(4096)
+                .on_upgrade(move |socket| crate::socket::ended(socket, view)))
+        }
+    };
     // An API client: a bearer token (header, or `?token=` where a client cannot
     // set headers on a WebSocket).
     let bearer = match query.get("token") {

@@ -19,9 +19,14 @@ pub enum ApiError {
     /// The request is well-formed but not allowed now, or its input is wrong.
     #[error("{0}")]
     BadRequest(String),
-    /// Too many attempts; try later.
-    #[error("{0}")]
-    TooManyRequests(String),
+    /// Too many attempts; try again after `retry_after_ms`.
+    #[error("{message}")]
+    TooManyRequests {
+        /// What was refused and why.
+        message: String,
+        /// How long to wait, ms (sent as `Retry-After`, in whole seconds).
+        retry_after_ms: u64,
+    },
     /// Storage failed.
     #[error("storage: {0}")]
     Store(#[from] caissa_store::StoreError),
@@ -37,7 +42,7 @@ impl IntoResponse for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Store(_) | ApiError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if status.is_server_error() {
@@ -45,10 +50,17 @@ impl IntoResponse for ApiError {
         } else {
             tracing::info!("{status}: {self}");
         }
-        (
+        let mut response = (
             status,
             Json(serde_json::json!({ "error": self.to_string() })),
         )
-            .into_response()
+            .into_response();
+        if let ApiError::TooManyRequests { retry_after_ms, .. } = self {
+            let seconds = retry_after_ms.div_ceil(1000).max(1);
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

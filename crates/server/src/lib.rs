@@ -11,6 +11,7 @@ mod api;
 pub mod assets;
 pub mod auth;
 pub mod computer;
+mod edges;
 mod error;
 mod lichess;
 mod limits;
@@ -109,13 +110,16 @@ impl AppState {
             store,
             inner: Arc::default(),
         };
-        state.recover().await?;
+        // When the server last ran, read before this one says it runs.
+        let down_since = state.store.last_beat().await?.map(|at| at as u64);
+        state.recover(down_since).await?;
+        tokio::spawn(heartbeat(state.store.clone(), Arc::downgrade(&state.inner)));
         Ok(state)
     }
 
-    async fn recover(&self) -> Result<(), ApiError> {
+    async fn recover(&self, down_since: Option<u64>) -> Result<(), ApiError> {
         for stored in self.store.live_games().await? {
-            if let Err(e) = self.resume(stored).await {
+            if let Err(e) = self.resume(stored, down_since).await {
                 tracing::error!("cannot resume a game: {e}");
             }
         }
@@ -154,11 +158,18 @@ impl AppState {
             &game,
             now_ms(),
         );
-        view.pgn = Some(game.pgn());
+        view.pgn = Some(game.pgn_with(&live::pgn_tags(
+            &stored.id,
+            &view.white,
+            &view.black,
+            view.created_at,
+            view.rated,
+            &game,
+        )));
         Ok(view)
     }
 
-    async fn resume(&self, stored: StoredGame) -> Result<(), ApiError> {
+    async fn resume(&self, stored: StoredGame, down_since: Option<u64>) -> Result<(), ApiError> {
         let (game, mut white, mut black) = self.rebuild(&stored).await?;
         let speed = lichess::speed(&game.setup().time_control);
         self.rate(&mut white, speed).await;
@@ -169,7 +180,7 @@ impl AppState {
             black,
             stored.created_at as u64,
             game,
-            true,
+            live::Start::Recovering { down_since },
             stored.rated,
         );
         Ok(())
@@ -201,7 +212,7 @@ impl AppState {
         black: Player,
         created_at: u64,
         game: Game,
-        recovering: bool,
+        start: live::Start,
         rated: bool,
     ) -> GameHandle {
         let handle = live::spawn(
@@ -212,7 +223,7 @@ impl AppState {
             created_at,
             rated,
             game,
-            recovering,
+            start,
         );
         self.inner
             .games
@@ -276,7 +287,15 @@ impl AppState {
                 .collect(),
         };
         self.store.create_game(&stored).await?;
-        let handle = self.launch(id, white.clone(), black.clone(), now, game, false, rated);
+        let handle = self.launch(
+            id,
+            white.clone(),
+            black.clone(),
+            now,
+            game,
+            live::Start::New,
+            rated,
+        );
         let view = handle.view();
         for user in [white.id, black.id] {
             self.notify(user, &lichess::game_event("gameStart", &view, user));
@@ -309,14 +328,35 @@ impl AppState {
 
     /// How long `user`'s opponent in `game` has had no connection (since the game
     /// began if they never connected); 0 while connected.
-    pub fn opponent_gone_ms(&self, game: &str, user: i64) -> Result<u64, ApiError> {
-        let handle = self
-            .game(game)
-            .ok_or_else(|| ApiError::NotFound(format!("game {game}")))?;
+    pub async fn opponent_gone_ms(&self, game: &str, user: i64) -> Result<u64, ApiError> {
+        let handle = self.playable(game).await?;
         let color = handle
             .color_of(user)
             .ok_or_else(|| ApiError::Forbidden("you are not playing this game".into()))?;
         Ok(handle.gone_ms(!color, now_ms()))
+    }
+
+    /// The game with this id: live, or (finished, or from before a restart) as
+    /// stored; `NotFound` if there is none.
+    pub(crate) async fn live_or_stored(&self, id: &str) -> Result<LiveOrStored, ApiError> {
+        if let Some(handle) = self.game(id) {
+            return Ok(LiveOrStored::Live(handle));
+        }
+        match self.store.game(id).await? {
+            Some(stored) => Ok(LiveOrStored::Stored(Arc::new(
+                self.stored_view(&stored).await?,
+            ))),
+            None => Err(ApiError::NotFound(format!("game {id}"))),
+        }
+    }
+
+    /// The live game with this id, to act on: a stored (finished) one is over,
+    /// anything else is not found.
+    pub(crate) async fn playable(&self, id: &str) -> Result<GameHandle, ApiError> {
+        match self.live_or_stored(id).await? {
+            LiveOrStored::Live(handle) => Ok(handle),
+            LiveOrStored::Stored(_) => Err(ApiError::BadRequest("the game is over".into())),
+        }
     }
 
     /// The live game with this id.
@@ -599,6 +639,32 @@ impl AppState {
     }
 }
 
+/// How often the server records that it is running.
+const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Records every [`HEARTBEAT`] that the server runs, while `alive` does: after a
+/// crash, the last record says when the clocks stopped.
+async fn heartbeat(store: Store, alive: std::sync::Weak<Inner>) {
+    let mut tick = tokio::time::interval(HEARTBEAT);
+    loop {
+        tick.tick().await;
+        if alive.upgrade().is_none() {
+            break;
+        }
+        if let Err(e) = store.beat(now_ms() as i64).await {
+            tracing::warn!("heartbeat not recorded: {e}");
+        }
+    }
+}
+
+/// A game that is being played, or one only in the store (finished).
+pub(crate) enum LiveOrStored {
+    /// Its task.
+    Live(GameHandle),
+    /// How it ended.
+    Stored(Arc<View>),
+}
+
 /// A short random id, as lichess uses for games and challenges.
 pub fn new_id() -> String {
     use rand::Rng;
@@ -643,7 +709,13 @@ pub async fn serve_on(
             tracing::debug!("TCP_NODELAY not set: {e}");
         }
     });
-    axum::serve(listener, app(state))
+    // Paths are made canonical before routing (so outside the router).
+    let service = tower::Layer::layer(
+        &axum::middleware::map_request(edges::trim_trailing_slash),
+        app(state),
+    );
+    let service = axum::ServiceExt::<axum::extract::Request>::into_make_service(service);
+    axum::serve(listener, service)
         .with_graceful_shutdown(shutdown)
         .await
 }

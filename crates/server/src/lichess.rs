@@ -62,7 +62,8 @@ fn winner(view: &View) -> Option<&'static str> {
 pub fn game_state(view: &View) -> Value {
     let tc = &view.setup.time_control;
     let inc = tc.periods.first().map_or(0, |p| p.increment_ms);
-    let [wtime, btime] = view.clocks.unwrap_or([u64::from(u32::MAX); 2]);
+    // Without a clock, as lichess: the largest 32-bit signed number of ms.
+    let [wtime, btime] = view.clocks.unwrap_or([i32::MAX as u64; 2]);
     let mut state = json!({
         "type": "gameState",
         "moves": view.moves.join(" "),
@@ -196,4 +197,11 @@ pub fn opponent_gone(handle: &crate::live::GameHandle, color: Color, gone: bool)
         }
     }
     line
+}
+
+/// A PGN with its `Site` tag (the server writes `?`: only an export knows where
+/// the game is seen from) set to `site`.
+pub fn with_site(pgn: &str, site: &str) -> String {
+    let escaped = site.replace('\\', "\\\\").replace('"', "\\\"");
+    pgn.replacen("[Site \"?\"]", &format!("[Site \"{escaped}\"]"), 1)
 }

@@ -59,11 +59,14 @@ impl RateLimits {
         *at = now;
         if *tokens < 1.0 {
             let wait_ms = ((1.0 - *tokens) * refill_ms).ceil() as u64;
-            return Err(ApiError::TooManyRequests(format!(
-                "too many {}; try again in {:.1} s",
-                kind.describe(),
-                wait_ms as f64 / 1000.0
-            )));
+            return Err(ApiError::TooManyRequests {
+                message: format!(
+                    "too many {}; try again in {:.1} s",
+                    kind.describe(),
+                    wait_ms.max(100) as f64 / 1000.0
+                ),
+                retry_after_ms: wait_ms,
+            });
         }
         *tokens -= 1.0;
         Ok(())

@@ -110,6 +110,9 @@ pub fn view_of(
         moves.push(pos.to_uci(m));
         pos.play_unchecked(m);
     }
+    let pgn = game
+        .finish()
+        .map(|_| game.pgn_with(&pgn_tags(id, &white, &black, created_at, rated, game)));
     let clock = game.clock();
     let clocks = (!game.setup().time_control.periods.is_empty()).then(|| {
         [
@@ -136,9 +139,33 @@ pub fn view_of(
         claims: claims_of(game),
         move_time_left: clock.move_time_left(now),
         running: clock.running().filter(|_| !clock.is_paused()),
-        pgn: game.finish().map(|_| game.pgn()),
+        pgn,
         state_json: std::sync::OnceLock::new(),
     }
+}
+
+/// The tags a game's PGN gets from the server (`Site` is the export's: it is
+/// where the game is seen from).
+pub fn pgn_tags(
+    id: &str,
+    white: &Player,
+    black: &Player,
+    created_at: u64,
+    rated: bool,
+    game: &Game,
+) -> Vec<(&'static str, String)> {
+    let speed = crate::lichess::speed(&game.setup().time_control);
+    let kind = if rated { "Rated" } else { "Casual" };
+    let at = created_at as i64;
+    vec![
+        ("Event", format!("{kind} {speed} game")),
+        ("Date", caissa_pgn::date::date_tag(at)),
+        ("UTCDate", caissa_pgn::date::date_tag(at)),
+        ("UTCTime", caissa_pgn::date::time_tag(at)),
+        ("WhiteElo", white.rating.to_string()),
+        ("BlackElo", black.rating.to_string()),
+        ("GameId", id.to_string()),
+    ]
 }
 
 /// The draws the side to move could claim now.
@@ -164,6 +191,11 @@ enum Command {
     },
     Pgn {
         reply: oneshot::Sender<String>,
+    },
+    /// What the game looks like now (the clocks as they run, not as at the last
+    /// change).
+    View {
+        reply: oneshot::Sender<Arc<View>>,
     },
 }
 
@@ -282,6 +314,17 @@ impl GameHandle {
         }
     }
 
+    /// The game as it is now, its clocks counted down to this moment: for a
+    /// `gameFull` sent to a player or spectator joining mid-game (the latest
+    /// published view has the clocks as they were at the last change).
+    pub async fn view_now(&self) -> Arc<View> {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::View { reply }).await.is_err() {
+            return self.view();
+        }
+        answer.await.unwrap_or_else(|_| self.view())
+    }
+
     /// The latest view.
     pub fn view(&self) -> Arc<View> {
         self.view.borrow().clone()
@@ -319,6 +362,8 @@ struct LiveGame {
     persisted: usize,
     writer: Writer,
     view: watch::Sender<Arc<View>>,
+    /// Events there were when the view was last published.
+    published: usize,
 }
 
 impl LiveGame {
@@ -366,7 +411,8 @@ impl LiveGame {
         }
     }
 
-    fn publish(&self) {
+    fn publish(&mut self) {
+        self.published = self.game.events().len();
         let _ = self.view.send(Arc::new(self.snapshot(now_ms())));
     }
 
@@ -412,7 +458,19 @@ impl LiveGame {
                     let (user, action, reply) = match command {
                         None => break,
                         Some(Command::Pgn { reply }) => {
-                            let _ = reply.send(self.game.pgn());
+                            let tags = pgn_tags(
+                                &self.id,
+                                &self.white,
+                                &self.black,
+                                self.created_at,
+                                self.rated,
+                                &self.game,
+                            );
+                            let _ = reply.send(self.game.pgn_with(&tags));
+                            continue;
+                        }
+                        Some(Command::View { reply }) => {
+                            let _ = reply.send(Arc::new(self.snapshot(now_ms())));
                             continue;
                         }
                         Some(Command::Act { user, action, reply }) => (user, action, reply),
@@ -437,12 +495,29 @@ impl LiveGame {
                 }
             }
         }
-        self.publish();
+        // The last change may not have been shown yet (never twice: every stream
+        // and socket would send the final state again).
+        if self.published != self.game.events().len() {
+            self.publish();
+        }
     }
 }
 
-/// Starts a game's task. `events` are its stored events (all of them); `recovering`
-/// means the server was down: the time since the last event is not charged.
+/// How a game's task starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A new game.
+    New,
+    /// A game resumed after the server was down. The server was last seen running
+    /// at `down_since` (ms, if known): the player on move is charged up to then,
+    /// and not for the time the server was down.
+    Recovering {
+        /// The server's last heartbeat before it stopped.
+        down_since: Option<u64>,
+    },
+}
+
+/// Starts a game's task (its stored events are all in `game`).
 #[allow(clippy::too_many_arguments)]
 pub fn spawn(
     writer: Writer,
@@ -452,21 +527,23 @@ pub fn spawn(
     created_at: u64,
     rated: bool,
     mut game: Game,
-    recovering: bool,
+    start: Start,
 ) -> GameHandle {
     let persisted = game.events().len();
-    if recovering
-        && game.finish().is_none()
-        && game.clock().running().is_some()
-        && !game.clock().is_paused()
-    {
-        // Freeze the clock at the last stored event and restart it now.
-        let last = game.events().last().map_or(0, |e: &Event| e.at);
-        let now = now_ms().max(last);
-        if game.arbiter(ArbiterAction::Pause, last).is_ok() {
-            let _ = game.arbiter(ArbiterAction::Resume, now);
+    if let Start::Recovering { down_since } = start {
+        if game.finish().is_none() && game.clock().running().is_some() && !game.clock().is_paused()
+        {
+            // Stop the clock when the server stopped (its last heartbeat, or the
+            // last event if that is later), and start it again now. A flag that
+            // fell before the server stopped still falls.
+            let last = game.events().last().map_or(0, |e: &Event| e.at);
+            let now = now_ms().max(last);
+            let stopped = down_since.map_or(last, |beat| beat.clamp(last, now));
+            if game.arbiter(ArbiterAction::Pause, stopped).is_ok() {
+                let _ = game.arbiter(ArbiterAction::Resume, now);
+            }
+            // These events are stored by the task's first persist.
         }
-        // These two events are stored by the task's first persist.
     }
     let first = view_of(
         &id,
@@ -489,6 +566,7 @@ pub fn spawn(
         persisted,
         writer,
         view: view_tx,
+        published: 0,
     };
     tokio::spawn(async move {
         let _ = live.persist().await;

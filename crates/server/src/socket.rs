@@ -17,7 +17,9 @@
 
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket};
+use std::sync::Arc;
+
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket};
 use caissa_arbiter::{Action, ClaimKind};
 use caissa_rules::Color;
 use futures_util::{SinkExt, StreamExt};
@@ -110,7 +112,29 @@ fn gone_message(handle: &GameHandle, color: Color, p: Presence) -> String {
     with_tag("gone", message)
 }
 
-/// Serves one socket until the client leaves.
+/// The closing frame once the game is over (a normal closure, RFC 6455 7.4.1).
+fn game_over() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::NORMAL,
+        reason: "the game is over".into(),
+    }))
+}
+
+/// The socket of a game that is over (and not in memory): how it ended, then the
+/// closing frame.
+pub async fn ended(mut socket: WebSocket, view: Arc<View>) {
+    let mut full = lichess::game_full(&view);
+    full["state"]["watchers"] = json!(0);
+    if socket
+        .send(Message::Text(with_tag("full", full).into()))
+        .await
+        .is_ok()
+    {
+        let _ = socket.send(game_over()).await;
+    }
+}
+
+/// Serves one socket until the client leaves, or the game is over.
 pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: Option<i64>) {
     let color = user.and_then(|u| handle.color_of(u));
     let _presence = color.map(|c| handle.present(c));
@@ -120,13 +144,19 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
     let mut presence = handle.presence();
     let mut last_presence = *presence.borrow_and_update();
     let first = updates.borrow_and_update().clone();
-    let mut full = lichess::game_full(&first);
+    // The clocks as they are now, not as at the last move.
+    let now = handle.view_now().await;
+    let mut full = lichess::game_full(&now);
     full["state"]["watchers"] = json!(handle.watchers());
     if sink
         .send(Message::Text(with_tag("full", full).into()))
         .await
         .is_err()
     {
+        return;
+    }
+    if now.finish.is_some() {
+        let _ = sink.send(game_over()).await;
         return;
     }
     // Whoever is away now (the opponent, or for spectators either player).
@@ -188,6 +218,10 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                 let view = updates.borrow_and_update().clone();
                 let message = state_message(&view, handle.watchers());
                 if sink.send(Message::Text(message.into())).await.is_err() {
+                    break;
+                }
+                if view.finish.is_some() {
+                    let _ = sink.send(game_over()).await;
                     break;
                 }
             }

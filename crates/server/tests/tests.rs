@@ -1028,4 +1028,5 @@ async fn the_ladder_ruleset_with_a_per_move_limit_applies_the_house_rules() {
     server.task.abort();
 }
 
+mod lichess_compat;
 mod online_play;

@@ -179,8 +179,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.timeout_secs == 0 {
         bail!("--timeout-secs must be at least 1");
     }
-    if !(1..=1_000_000).contains(&args.clock_secs) {
-        bail!("--clock-secs must be from 1 to 1000000");
+    if !(1..=10_800).contains(&args.clock_secs) {
+        bail!(
+            "--clock-secs must be from 1 to 10800 (three hours, the most a challenge may ask for)"
+        );
     }
     let target = args
         .addr
