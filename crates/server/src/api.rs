@@ -906,8 +906,9 @@ async fn user_games(
         .game_ids_of_user(user.id, max, finished, ongoing)
         .await?;
     let site = site_of(&headers);
-    // One game at a time, each sent as soon as it is read.
-    let (tx, rx) = mpsc::unbounded_channel();
+    // One game at a time, each sent as soon as it is read, and no faster than the
+    // client takes them.
+    let (tx, rx) = mpsc::channel(16);
     tokio::spawn(async move {
         for id in ids {
             let view = match state.live_or_stored(&id).await {
@@ -931,7 +932,7 @@ async fn user_games(
                     lichess::with_site(pgn, &format!("{site}/game/{id}"))
                 )
             };
-            if tx.send(chunk).is_err() {
+            if tx.send(chunk).await.is_err() {
                 break;
             }
         }
@@ -941,7 +942,7 @@ async fn user_games(
     } else {
         "application/x-chess-pgn"
     };
-    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
+    let stream = tokio_stream::wrappers::ReceiverStream::new(rx).map(Ok::<_, Infallible>);
     Ok((
         [(header::CONTENT_TYPE, content_type)],
         Body::from_stream(stream),
