@@ -5,7 +5,8 @@
 //! move numbers, NAGs, results) are read straight from the buffer; only comments and
 //! tag values are copied, into the scratch buffer.
 //!
-//! Accepted: tag pairs with `\"` and `\\` escapes; `{...}` comments over several
+//! Accepted: tag pairs with `\"` and `\\` escapes, and with unescaped quotes inside
+//! the value (a `"` not followed by `]` belongs to it); `{...}` comments over several
 //! lines; `;` comments to the end of the line; `%` escape lines; NAGs (`$14`) and
 //! suffix annotations (`!`, `?`, `!!`, `??`, `!?`, `?!`, turned into NAGs 1–6);
 //! variations nested to any depth; move numbers with `.` or `...`; results `1-0`,
@@ -160,6 +161,8 @@ pub trait Visitor {
 const BUFFER: usize = 1 << 16;
 /// Longest token the reader accepts (a move, number or NAG).
 const MAX_TOKEN: usize = 256;
+/// How far past a `"` in a tag value the reader looks for what follows it.
+const TAG_LOOKAHEAD: usize = 4096;
 
 /// Reads games one at a time from any [`Read`].
 pub struct Reader<R> {
@@ -440,7 +443,7 @@ impl<R: Read> Reader<R> {
                 )));
             };
             match b {
-                b'"' => {
+                b'"' if self.closes_tag_value()? => {
                     self.pos += 1;
                     break;
                 }
@@ -472,6 +475,30 @@ impl<R: Read> Reader<R> {
         let value = String::from_utf8_lossy(&self.scratch);
         visitor.tag(&name, &value, at);
         Ok(Ok(()))
+    }
+
+    /// Whether the `"` at `pos` closes a tag value: it does when `]` follows it (after
+    /// blanks) or when no unescaped `"` follows it on its line. Other quotes belong to
+    /// the value, as written by exporters that do not escape them.
+    fn closes_tag_value(&mut self) -> io::Result<bool> {
+        if self.end - self.pos < TAG_LOOKAHEAD {
+            self.ensure(TAG_LOOKAHEAD)?;
+        }
+        // A fixed window, so that how the input arrives in reads never changes the answer.
+        let rest = &self.buf[self.pos + 1..self.end.min(self.pos + TAG_LOOKAHEAD)];
+        if rest.iter().find(|&&b| b != b' ' && b != b'\t') == Some(&b']') {
+            return Ok(true);
+        }
+        let line = &rest[..memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len())];
+        let mut i = 0;
+        while i < line.len() {
+            match line[i] {
+                b'"' => return Ok(false),
+                b'\\' if matches!(line.get(i + 1), Some(b'"' | b'\\')) => i += 2,
+                _ => i += 1,
+            }
+        }
+        Ok(true)
     }
 
     fn skip_tag_lines(&mut self) -> io::Result<()> {

@@ -61,6 +61,49 @@ fn tag_values_unescape_quotes_and_backslashes() {
 }
 
 #[test]
+fn tag_values_keep_quotes_not_followed_by_the_closing_bracket() {
+    // python-chess, among others, writes quotes inside a value without escaping them:
+    // a `"` that `]` does not follow belongs to the value.
+    let text = concat!(
+        r#"[Event "a "b" c"]"#,
+        "\n",
+        r#"[Site ""Quoted" start"]"#,
+        "\n",
+        r#"[Annotator "end "quoted""]"#,
+        "\n",
+        r#"[White "Tal "Misha" M." ]"#,
+        r#" [Black "x "y"] [Round "1"]"#,
+        "\n",
+        r#"[Date "mixed \"escaped\" and "bare""]"#,
+        "\n\n1. e4 *\n",
+    );
+    let tree = tree_one(text);
+    let expected: Vec<(String, String)> = [
+        ("Event", r#"a "b" c"#),
+        ("Site", r#""Quoted" start"#),
+        ("Annotator", r#"end "quoted""#),
+        ("White", r#"Tal "Misha" M."#),
+        ("Black", r#"x "y"#),
+        ("Round", "1"),
+        ("Date", r#"mixed "escaped" and "bare""#),
+    ]
+    .iter()
+    .map(|(n, v)| (n.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(tree.tags, expected);
+    assert_eq!(sans(&tree.mainline), ["e4"]);
+    // However the input arrives.
+    for chunk in [1, 2, 7] {
+        let trees = trees_from(Chunked::new(text.as_bytes(), chunk));
+        assert_eq!(trees, [Ok(tree.clone())], "chunks of {chunk}");
+    }
+    // A quote with no `]` after it on its line still ends the value.
+    let games = replay("[Event \"a \"b\n[Site \"y\"]\n\n1. e4 *\n");
+    let error = games[0].error.as_ref().expect("an unclosed tag");
+    assert!(error.message.contains("not closed with ']'"), "{error}");
+}
+
+#[test]
 fn brace_comments_span_lines() {
     let text = "[Event \"c\"]\n\n1. e4 {first line\nsecond line\r\nthird} e5 {one} 2. Nf3 *\n";
     let tree = tree_one(text);

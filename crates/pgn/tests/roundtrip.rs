@@ -353,6 +353,18 @@ fn tag_values_are_escaped() {
 }
 
 #[test]
+fn unescaped_quotes_read_from_a_tag_are_escaped_on_output() {
+    let tree = tree_one("[Event \"a \"b\" c\"]\n\n1. e4 *\n");
+    assert_eq!(tree.tag("Event"), Some(r#"a "b" c"#));
+    let written = write_game(&tree).unwrap();
+    assert!(
+        tag_lines(&written).contains(&r#"[Event "a \"b\" c"]"#),
+        "{written}"
+    );
+    assert_eq!(tree_one(&written).tag("Event"), tree.tag("Event"));
+}
+
+#[test]
 fn movetext_wraps_at_80_columns() {
     for i in 0..20 {
         let written = write_game(&corpus::game(9, i)).unwrap();
