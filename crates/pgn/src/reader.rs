@@ -11,7 +11,8 @@
 //! suffix annotations (`!`, `?`, `!!`, `??`, `!?`, `?!`, turned into NAGs 1–6);
 //! variations nested to any depth; move numbers with `.` or `...`; results `1-0`,
 //! `0-1`, `1/2-1/2`, `*`; a UTF-8 byte-order mark; LF, CRLF and CR line ends. A `[`
-//! outside a comment ends the movetext (a new game starts); a stray `)` is ignored.
+//! outside a comment ends the movetext (a new game starts); a stray `)` is ignored;
+//! a variation the game ends in (its `)` missing) is an error.
 
 use core::fmt;
 use std::io::{self, Read};
@@ -630,13 +631,19 @@ impl<R: Read> Reader<R> {
         }
         // Ply counters: one per open line (mainline first).
         let mut plies: Vec<u32> = vec![0];
+        // Where each open variation's `(` stands, outermost first.
+        let mut open: Vec<Location> = Vec::new();
         loop {
             let Some(b) = self.peek_after_ws()? else {
+                self.check_closed(visitor, &open, "the end of the input");
                 return Ok(());
             };
             let at = self.location();
             match b {
-                b'[' => return Ok(()),
+                b'[' => {
+                    self.check_closed(visitor, &open, "the next game");
+                    return Ok(());
+                }
                 b'%' if self.at_line_start() => self.skip_line()?,
                 b'{' => {
                     if let Some((start, end)) = self.comment_in_buffer()? {
@@ -662,19 +669,22 @@ impl<R: Read> Reader<R> {
                     self.pos += 1;
                     let here = plies.last().copied().unwrap_or(0);
                     if visitor.begin_variation() == Flow::Skip {
-                        let game_over = self.skip_variation(visitor)?;
+                        let outermost = open.first().copied().unwrap_or(at);
+                        let game_over = self.skip_variation(visitor, outermost)?;
                         visitor.end_variation();
                         if game_over {
                             return Ok(());
                         }
                     } else {
                         plies.push(here.saturating_sub(1));
+                        open.push(at);
                     }
                 }
                 b')' => {
                     self.pos += 1;
                     if plies.len() > 1 {
                         plies.pop();
+                        open.pop();
                         visitor.end_variation();
                     }
                 }
@@ -704,6 +714,7 @@ impl<R: Read> Reader<R> {
                 b'!' | b'?' => self.read_suffix(visitor)?,
                 b'*' => {
                     self.pos += 1;
+                    self.check_closed(visitor, &open, "the result");
                     visitor.result("*");
                     return Ok(());
                 }
@@ -735,6 +746,7 @@ impl<R: Read> Reader<R> {
                     if b.is_ascii_digit() {
                         if let Some(result) = result_token(token) {
                             self.pos += len;
+                            self.check_closed(visitor, &open, "the result");
                             visitor.result(result);
                             return Ok(());
                         }
@@ -790,6 +802,19 @@ impl<R: Read> Reader<R> {
                     }
                 }
             }
+        }
+    }
+
+    /// The game ends `before` something: an error if a variation is still open, located
+    /// at the outermost one's `(`.
+    fn check_closed<V: Visitor>(&self, visitor: &mut V, open: &[Location], before: &str) {
+        if let Some(&at) = open.first() {
+            visitor.error(PgnError {
+                game: self.game,
+                at,
+                ply: None,
+                message: format!("variation not closed with ')' before {before}"),
+            });
         }
     }
 
@@ -852,16 +877,20 @@ impl<R: Read> Reader<R> {
     }
 
     /// Skips a variation (its `(` already consumed), nested ones included. Ends the
-    /// game where reading would (a result, or a `[`): returns whether it did.
-    fn skip_variation<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<bool> {
+    /// game where reading would (a result, a `[`, the end of the input): returns
+    /// whether it did, reporting the variation open since `open` as not closed.
+    fn skip_variation<V: Visitor>(&mut self, visitor: &mut V, open: Location) -> io::Result<bool> {
+        let open = [open];
         let mut depth = 1;
         while depth > 0 {
             let Some(b) = self.peek_after_ws()? else {
+                self.check_closed(visitor, &open, "the end of the input");
                 return Ok(true);
             };
             match b {
                 b'{' => {
                     if self.read_comment()?.is_err() {
+                        self.check_closed(visitor, &open, "the end of the input");
                         return Ok(true);
                     }
                 }
@@ -875,9 +904,13 @@ impl<R: Read> Reader<R> {
                     depth -= 1;
                     self.pos += 1;
                 }
-                b'[' => return Ok(true),
+                b'[' => {
+                    self.check_closed(visitor, &open, "the next game");
+                    return Ok(true);
+                }
                 b'*' => {
                     self.pos += 1;
+                    self.check_closed(visitor, &open, "the result");
                     visitor.result("*");
                     return Ok(true);
                 }
@@ -885,6 +918,7 @@ impl<R: Read> Reader<R> {
                     let len = self.token_len()?;
                     if let Some(result) = result_token(&self.buf[self.pos..self.pos + len]) {
                         self.pos += len;
+                        self.check_closed(visitor, &open, "the result");
                         visitor.result(result);
                         return Ok(true);
                     }

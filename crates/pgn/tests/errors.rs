@@ -141,6 +141,68 @@ fn unterminated_comment_is_located_at_its_brace() {
 }
 
 #[test]
+fn unclosed_variation_is_located_at_its_parenthesis() {
+    let next = "[Event \"next\"]\n\n1. d4 *\n";
+    // However the game ends: its result, the next game's tags, the end of the input.
+    for (movetext, before) in [
+        ("1. e4 ( 1. d4 e5 *\n\n", "the result"),
+        ("1. e4 ( 1. d4 e5 1-0\n\n", "the result"),
+        ("1. e4 ( 1. d4 e5\n\n", "the next game"),
+    ] {
+        let text = format!("[Event \"open\"]\n\n{movetext}{next}");
+        let games = replay(&text);
+        assert_eq!(games.len(), 2, "{text:?}: {games:?}");
+        let error = games[0].error.clone().expect("an unclosed variation");
+        assert_eq!(error.at, Location { line: 3, column: 7 }, "{text:?}");
+        assert_eq!(error.ply, None);
+        assert_eq!(
+            error.message,
+            format!("variation not closed with ')' before {before}")
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("game 1, line 3, column 7: {}", error.message)
+        );
+        assert_eq!(games[0].plies, 1);
+        // The game after it is read as if alone.
+        let alone = Summary {
+            game: 2,
+            ..clean(next)
+        };
+        assert_eq!(games[1], alone, "{text:?}");
+        let trees = trees(&text);
+        assert_eq!(trees[0], Err(error), "the tree builder reports it too");
+        assert!(trees[1].is_ok());
+    }
+    let (_, error) = error_of("1. e4 (1. d4 d5");
+    assert!(
+        error.message.ends_with("before the end of the input"),
+        "{error}"
+    );
+    assert_eq!(error.at, Location { line: 1, column: 7 });
+}
+
+#[test]
+fn unclosed_variations_are_reported_at_the_outermost_open_one() {
+    let text = "1. e4 (1. d4 d5) (1. c4 (1. Nf3) (1. g3 e5 *";
+    let (game, error) = error_of(text);
+    assert_eq!(error.at, location_of_str(text, "(1. c4"));
+    assert_eq!(game.result, "*");
+    // Also when the innermost one is skipped: the tree builder skips a variation
+    // that has no move to be an alternative to.
+    let text = "1. e4 (1. d4 ( (1. c4 e5 *";
+    let error = trees(text).remove(0).expect_err("an unclosed variation");
+    assert_eq!(error.at, location_of_str(text, "(1. d4"));
+    let text = "( 1. d4 ) ( 1. c4 *";
+    let error = trees(text).remove(0).expect_err("an unclosed variation");
+    assert_eq!(error.at, location_of_str(text, "( 1. c4"));
+    assert_eq!(
+        error.message,
+        "variation not closed with ')' before the result"
+    );
+}
+
+#[test]
 fn nag_out_of_range_is_an_error() {
     let (game, error) = error_of("1. e4 $256 e5 *");
     assert_eq!(error.at, Location { line: 1, column: 7 });
@@ -331,6 +393,14 @@ fn bad_games() -> Vec<Bad> {
             ply: Some(2),
             message: "illegal",
             syntax: false,
+        },
+        Bad {
+            text: "[Event \"B9\"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6 1-0\n",
+            needle: Some("(1... c5"),
+            line_in_part: 3,
+            ply: None,
+            message: "variation not closed",
+            syntax: true,
         },
         Bad {
             text: "[FEN \"4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1\"]\n\n1. Nd2 Kd7 *\n",
