@@ -234,8 +234,7 @@ impl<R: Read> Reader<R> {
         let mut tags = 0;
         while self.peek_tag()? == Some(b'[') {
             tags += 1;
-            if let Err(message) = self.read_tag(visitor)? {
-                let at = self.location();
+            if let Err((at, message)) = self.read_tag(visitor)? {
                 visitor.error(PgnError {
                     game: self.game,
                     at,
@@ -407,12 +406,17 @@ impl<R: Read> Reader<R> {
 
     // ---- tags ----
 
-    /// Reads one `[Name "value"]`; `Ok(Err(message))` on a syntax error.
-    fn read_tag<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Result<(), String>> {
+    /// Reads one `[Name "value"]`; `Ok(Err((at, message)))` on a syntax error, located
+    /// at the name or value at fault, or where the `]` should be.
+    fn read_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> io::Result<Result<(), (Location, String)>> {
         let at = self.location();
         self.pos += 1; // '['
         let _ = self.peek_after_ws()?;
         self.ensure(MAX_TOKEN)?;
+        let name_at = self.location();
         let start = self.pos;
         let limit = self.end.min(start + MAX_TOKEN);
         while self.pos < limit
@@ -421,27 +425,27 @@ impl<R: Read> Reader<R> {
             self.pos += 1;
         }
         if self.pos == start + MAX_TOKEN {
-            return Ok(Err(format!(
-                "a tag name is longer than {} bytes",
-                MAX_TOKEN - 1
-            )));
+            let message = format!("a tag name is longer than {} bytes", MAX_TOKEN - 1);
+            return Ok(Err((name_at, message)));
         }
         if self.pos == start {
-            return Ok(Err(
-                "a tag must start with its name, as in [Event \"...\"]".into()
-            ));
+            let message = "a tag must start with its name, as in [Event \"...\"]".into();
+            return Ok(Err((name_at, message)));
         }
         let name = String::from_utf8_lossy(&self.buf[start..self.pos]).into_owned();
         if self.peek_after_ws()? != Some(b'"') {
-            return Ok(Err(format!("tag {name} has no quoted value")));
+            return Ok(Err((
+                self.location(),
+                format!("tag {name} has no quoted value"),
+            )));
         }
+        let value_at = self.location();
         self.pos += 1;
         self.scratch.clear();
         loop {
             let Some(b) = self.peek()? else {
-                return Ok(Err(format!(
-                    "tag {name}: the value is not closed with '\"'"
-                )));
+                let message = format!("tag {name}: the value is not closed with '\"'");
+                return Ok(Err((value_at, message)));
             };
             match b {
                 b'"' if self.closes_tag_value()? => {
@@ -459,9 +463,9 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 b'\n' | b'\r' => {
-                    return Ok(Err(format!(
-                        "tag {name}: the value is not closed before the end of the line"
-                    )));
+                    let message =
+                        format!("tag {name}: the value is not closed before the end of the line");
+                    return Ok(Err((value_at, message)));
                 }
                 _ => {
                     self.pos += 1;
@@ -469,8 +473,10 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
+        let bracket_at = self.location();
         if self.peek_after_ws()? != Some(b']') {
-            return Ok(Err(format!("tag {name} is not closed with ']'")));
+            let message = format!("tag {name} is not closed with ']'");
+            return Ok(Err((bracket_at, message)));
         }
         self.pos += 1;
         let value = String::from_utf8_lossy(&self.scratch);

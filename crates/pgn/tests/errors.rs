@@ -221,28 +221,42 @@ fn overlong_token_is_an_error() {
 }
 
 #[test]
-fn bad_tags_are_reported_and_skipped() {
+fn bad_tags_are_located_at_the_fault_and_skipped() {
+    let long_name = format!("[{} \"x\"]\n", "N".repeat(300));
     let cases = [
-        ("[Event \"unterminated\n", "not closed", &[1][..]),
-        ("[Event unquoted]\n", "no quoted value", &[1]),
+        // The value's opening quote.
+        (
+            "[Event \"unterminated\n",
+            "not closed before the end of the line",
+            (1, 8),
+        ),
+        // What stands where the value should.
+        ("[Event unquoted]\n", "no quoted value", (1, 8)),
+        // Where the `]` should be (after the last quote on the line), not the next line.
         (
             "[Event \"x\"\n[Site \"y\"]\n",
             "not closed with ']'",
-            &[1, 2],
+            (1, 11),
         ),
-        ("[ \"x\"]\n", "name", &[1]),
+        ("[Event \"a \"b\" c]\n", "not closed with ']'", (1, 14)),
+        // Where the name should be, or where it starts.
+        ("[ \"x\"]\n", "must start with its name", (1, 3)),
+        (long_name.as_str(), "tag name is longer", (1, 2)),
     ];
     let good = "[Event \"good\"]\n\n1. d4 d5 2. c4 1-0\n";
     let alone = clean(good);
-    for (tags, message, lines) in cases {
+    for (tags, message, (line, column)) in cases {
         let text = format!("{tags}\n1. e4 e5 *\n\n{good}");
         let games = replay(&text);
         assert_eq!(games.len(), 2, "{text:?}: {games:?}");
         let error = games[0].error.clone().expect("a tag error");
         assert!(error.message.contains(message), "{tags:?}: {error}");
-        assert!(lines.contains(&error.at.line), "{tags:?}: {error}");
-        assert!(error.at.column >= 1, "{tags:?}: {error}");
+        assert_eq!(error.at, Location { line, column }, "{tags:?}: {error}");
         assert_eq!(error.ply, None);
+        assert_eq!(
+            error.to_string(),
+            format!("game 1, line {line}, column {column}: {}", error.message)
+        );
         assert_eq!(games[0].plies, 0);
         let next = Summary {
             game: 2,
@@ -250,8 +264,12 @@ fn bad_tags_are_reported_and_skipped() {
         };
         assert_eq!(games[1], next, "{tags:?}");
         // The tree builder reports tag syntax errors too.
-        assert!(trees(&text)[0].is_err(), "{tags:?}");
+        assert_eq!(trees(&text)[0], Err(error), "{tags:?}");
     }
+    // A value the input ends in.
+    let (_, error) = error_of("[Event \"x\"]\n[Site \"never closed");
+    assert_eq!(error.at, Location { line: 2, column: 7 });
+    assert!(error.message.contains("not closed with '\"'"), "{error}");
 }
 
 #[test]
