@@ -5,7 +5,7 @@ use caissa_rules::san::SanError;
 use caissa_rules::Position;
 
 use crate::reader::{Flow, Location, PgnError, SanToken, Visitor};
-use crate::setup;
+use crate::setup::SetupTags;
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]
@@ -34,9 +34,7 @@ struct Line {
 #[derive(Default)]
 pub struct Replayer {
     game: u64,
-    fen: Option<(String, Location)>,
-    chess960: bool,
-    variant_error: Option<(String, Location)>,
+    setup: SetupTags,
     result_tag: Option<String>,
     result: Option<String>,
     plies: u32,
@@ -68,9 +66,7 @@ impl Visitor for Replayer {
 
     fn begin_game(&mut self, game: u64) {
         self.game = game;
-        self.fen = None;
-        self.chess960 = false;
-        self.variant_error = None;
+        self.setup = SetupTags::default();
         self.result_tag = None;
         self.result = None;
         self.plies = 0;
@@ -80,24 +76,14 @@ impl Visitor for Replayer {
     }
 
     fn tag(&mut self, name: &str, value: &str, at: Location) {
-        match name {
-            "FEN" => self.fen = Some((value.to_string(), at)),
-            "Result" => self.result_tag = Some(value.to_string()),
-            "Variant" => match setup::variant_is_chess960(value) {
-                Ok(is_960) => self.chess960 = is_960,
-                Err(message) => self.variant_error = Some((message, at)),
-            },
-            _ => {}
+        if name == "Result" {
+            self.result_tag = Some(value.to_string());
         }
+        self.setup.tag(name, value, at);
     }
 
     fn end_tags(&mut self) -> Flow {
-        if let Some((message, at)) = self.variant_error.take() {
-            self.fail(at, None, message);
-            return Flow::Skip;
-        }
-        let fen = self.fen.as_ref().map(|(text, _)| text.as_str());
-        match setup::starting_position(fen, self.chess960) {
+        match self.setup.starting_position() {
             Ok(pos) => {
                 self.start = Some(pos);
                 self.lines.push(Line {
@@ -106,9 +92,8 @@ impl Visitor for Replayer {
                 });
                 Flow::Continue
             }
-            Err(e) => {
-                let at = self.fen.as_ref().map(|(_, at)| *at).unwrap_or_default();
-                self.fail(at, None, e);
+            Err((at, message)) => {
+                self.fail(at, None, message);
                 Flow::Skip
             }
         }

@@ -2,6 +2,8 @@
 
 use caissa_rules::{fen, CastlingMode, Position};
 
+use crate::reader::Location;
+
 /// Whether a `Variant` tag value names Chess960; `Err` for variants not supported.
 pub fn variant_is_chess960(variant: &str) -> Result<bool, String> {
     let v = variant.trim().to_ascii_lowercase();
@@ -26,4 +28,35 @@ pub fn starting_position(fen_tag: Option<&str>, chess960: bool) -> Result<Positi
         Some(text) => fen::parse(text),
     }
     .map_err(|e| format!("FEN tag: {e}"))
+}
+
+/// A game's `FEN` and `Variant` tags as a visitor reads them, with where they stand.
+#[derive(Clone, Default)]
+pub(crate) struct SetupTags {
+    fen: Option<(String, Location)>,
+    variant: Option<(String, Location)>,
+}
+
+impl SetupTags {
+    /// Keeps the tag if it is `FEN` or `Variant` (the last of each counts).
+    pub(crate) fn tag(&mut self, name: &str, value: &str, at: Location) {
+        let slot = match name {
+            "FEN" => &mut self.fen,
+            "Variant" => &mut self.variant,
+            _ => return,
+        };
+        *slot = Some((value.to_string(), at));
+    }
+
+    /// The position the game starts from, or what is wrong and the tag at fault.
+    pub(crate) fn starting_position(&self) -> Result<Position, (Location, String)> {
+        let chess960 = match &self.variant {
+            Some((variant, at)) => variant_is_chess960(variant).map_err(|e| (*at, e))?,
+            None => false,
+        };
+        match &self.fen {
+            Some((fen, at)) => starting_position(Some(fen), chess960).map_err(|e| (*at, e)),
+            None => Ok(Position::new()),
+        }
+    }
 }

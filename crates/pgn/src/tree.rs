@@ -6,7 +6,8 @@ use std::time::Duration;
 use caissa_rules::san::San;
 
 use crate::clock;
-use crate::reader::{Flow, PgnError, RawComment, SanToken, Visitor};
+use crate::reader::{Flow, Location, PgnError, RawComment, SanToken, Visitor};
+use crate::setup::SetupTags;
 
 /// A game as written: tags and movetext, not yet checked for legality.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -81,10 +82,14 @@ impl GameTree {
     }
 }
 
-/// Builds a [`GameTree`] per game; syntax errors are returned with the tree.
+/// Builds a [`GameTree`] per game, or returns the game's first syntax error, or its
+/// `FEN` or `Variant` tag if that describes no starting position. Moves are not
+/// checked for legality (a [`crate::Replayer`] or [`crate::write_game`] does that).
 #[derive(Default)]
 pub struct TreeBuilder {
+    game: u64,
     tree: GameTree,
+    setup: SetupTags,
     /// Open lines: the mainline first, then nested variations.
     stack: Vec<Variation>,
     error: Option<PgnError>,
@@ -100,14 +105,33 @@ impl TreeBuilder {
 impl Visitor for TreeBuilder {
     type Output = Result<GameTree, PgnError>;
 
-    fn begin_game(&mut self, _game: u64) {
+    fn begin_game(&mut self, game: u64) {
+        self.game = game;
         self.tree = GameTree::default();
+        self.setup = SetupTags::default();
         self.stack = vec![Variation::default()];
         self.error = None;
     }
 
-    fn tag(&mut self, name: &str, value: &str, _at: crate::Location) {
+    fn tag(&mut self, name: &str, value: &str, at: Location) {
         self.tree.tags.push((name.to_string(), value.to_string()));
+        self.setup.tag(name, value, at);
+    }
+
+    fn end_tags(&mut self) -> Flow {
+        // Found here, the error can name the tag's line; the writer could not.
+        match self.setup.starting_position() {
+            Ok(_) => Flow::Continue,
+            Err((at, message)) => {
+                self.error.get_or_insert(PgnError {
+                    game: self.game,
+                    at,
+                    ply: None,
+                    message,
+                });
+                Flow::Skip
+            }
+        }
     }
 
     fn san(&mut self, token: SanToken<'_>) -> Flow {

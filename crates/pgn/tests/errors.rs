@@ -290,6 +290,8 @@ fn bad_fen_tag_is_located_at_the_tag() {
         );
         assert_eq!(game.plies, 0);
         assert_eq!(game.result, "*");
+        // The tree builder reports it too, so that an export names the tag's line.
+        assert_eq!(trees(&text)[0], Err(error), "{fen}");
     }
 }
 
@@ -303,9 +305,19 @@ fn unsupported_variant_is_reported() {
     assert!(error.message.contains("Atomic"), "{error}");
     assert_eq!(game.plies, 0);
     assert_eq!(game.result, "1-0");
+    assert_eq!(
+        error.to_string(),
+        format!("game 1, line 2, column 1: {}", error.message)
+    );
+    assert_eq!(
+        trees(text)[0],
+        Err(error),
+        "the tree builder reports it too"
+    );
     // The standard names are not errors.
     for variant in ["Standard", "chess", "Chess960", "Fischerandom"] {
         clean(&text.replace("Atomic", variant));
+        assert!(trees(&text.replace("Atomic", variant))[0].is_ok());
     }
 }
 
@@ -328,13 +340,13 @@ fn illegal_move_in_a_variation_names_its_ply() {
 /// A good game and a bad one, with what is expected of the bad one.
 struct Bad {
     text: &'static str,
-    /// Where the error must be, as the text it points to (None: a tag error,
-    /// checked by line only).
-    needle: Option<&'static str>,
+    /// Where the error must be, as the text it points to.
+    needle: &'static str,
     line_in_part: u64,
     ply: Option<u32>,
     message: &'static str,
-    syntax: bool,
+    /// Whether the tree builder reports it too (all but illegal and ambiguous moves).
+    in_tree: bool,
 }
 
 const GOOD: [&str; 5] = [
@@ -349,84 +361,84 @@ fn bad_games() -> Vec<Bad> {
     vec![
         Bad {
             text: "[Event \"B1\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n",
-            needle: Some("Ke3"),
+            needle: "Ke3",
             line_in_part: 3,
             ply: Some(3),
             message: "illegal",
-            syntax: false,
+            in_tree: false,
         },
         Bad {
             text: "[Event \"B2]\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 *\n",
-            needle: None,
+            needle: "\"B2",
             line_in_part: 1,
             ply: None,
             message: "Event",
-            syntax: true,
+            in_tree: true,
         },
         Bad {
             text: "[Event \"B3\"]\n\n1. e4 Nf9 e5 0-1\n",
-            needle: Some("Nf9"),
+            needle: "Nf9",
             line_in_part: 3,
             ply: Some(2),
             message: "not a move",
-            syntax: true,
+            in_tree: true,
         },
         Bad {
             text: "[Event \"B4\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
-            needle: Some("[FEN"),
+            needle: "[FEN",
             line_in_part: 2,
             ply: None,
             message: "FEN tag",
-            syntax: false,
+            in_tree: true,
         },
         Bad {
             text: "[Variant \"Crazyhouse\"]\n\n1. e4 1-0\n",
-            needle: Some("[Variant"),
+            needle: "[Variant",
             line_in_part: 1,
             ply: None,
             message: "unsupported variant",
-            syntax: false,
+            in_tree: true,
         },
         Bad {
             text: "[Event \"B6\"]\n\n1. e4 $999 e5 *\n",
-            needle: Some("$999"),
+            needle: "$999",
             line_in_part: 3,
             ply: None,
             message: "$999",
-            syntax: true,
+            in_tree: true,
         },
         Bad {
             text: "[Event \"B7\"]\n\n1. e4 e5 (1... Ke7) 2. Nf3 *\n",
-            needle: Some("Ke7"),
+            needle: "Ke7",
             line_in_part: 3,
             ply: Some(2),
             message: "illegal",
-            syntax: false,
+            in_tree: false,
         },
         Bad {
             // No result after the error: the next game's tags end this one.
             text: "[Event \"B8\"]\n\n1. e4 Ke3 e5\n",
-            needle: Some("Ke3"),
+            needle: "Ke3",
             line_in_part: 3,
             ply: Some(2),
             message: "illegal",
-            syntax: false,
+            in_tree: false,
         },
         Bad {
             text: "[Event \"B9\"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6 1-0\n",
-            needle: Some("(1... c5"),
+            needle: "(1... c5",
             line_in_part: 3,
             ply: None,
             message: "variation not closed",
-            syntax: true,
+            in_tree: true,
         },
         Bad {
             text: "[FEN \"4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1\"]\n\n1. Nd2 Kd7 *\n",
-            needle: Some("Nd2"),
+            needle: "Nd2",
             line_in_part: 3,
             ply: Some(1),
             message: "ambiguous",
-            syntax: false,
+            in_tree: false,
         },
     ]
 }
@@ -477,10 +489,8 @@ fn bad_games_between_good_ones_lose_none_of_the_good_ones() {
                 assert_eq!(error.ply, b.ply, "game {n}: {error}");
                 let first_line = location_of(&text, starts[i]).line;
                 assert_eq!(error.at.line, first_line + b.line_in_part - 1, "{error}");
-                if let Some(needle) = b.needle {
-                    let at = location_of(&text, starts[i] + part.find(needle).unwrap());
-                    assert_eq!(error.at, at, "game {n}: {error}");
-                }
+                let at = location_of(&text, starts[i] + part.find(b.needle).unwrap());
+                assert_eq!(error.at, at, "game {n}: {error}");
                 let shown = error.to_string();
                 let prefix = format!(
                     "game {n}, line {}, column {}",
@@ -490,7 +500,11 @@ fn bad_games_between_good_ones_lose_none_of_the_good_ones() {
                 if let Some(ply) = b.ply {
                     assert!(shown.contains(&format!(", ply {ply}:")), "{shown}");
                 }
-                assert_eq!(tree_games[i].is_err(), b.syntax, "game {n}: {part:?}");
+                if b.in_tree {
+                    assert_eq!(tree_games[i].as_ref(), Err(error), "game {n}: {part:?}");
+                } else {
+                    assert!(tree_games[i].is_ok(), "game {n}: {part:?}");
+                }
             }
         }
     }
