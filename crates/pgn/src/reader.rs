@@ -884,7 +884,8 @@ impl<R: Read> Reader<R> {
 
     /// Skips a variation (its `(` already consumed), nested ones included. Ends the
     /// game where reading would (a result, a `[`, the end of the input): returns
-    /// whether it did, reporting the variation open since `open` as not closed.
+    /// whether it did, reporting the variation open since `open` as not closed, or
+    /// the comment not closed that ran to the end of the input.
     fn skip_variation<V: Visitor>(&mut self, visitor: &mut V, open: Location) -> io::Result<bool> {
         let open = [open];
         let mut depth = 1;
@@ -895,8 +896,14 @@ impl<R: Read> Reader<R> {
             };
             match b {
                 b'{' => {
-                    if self.read_comment()?.is_err() {
-                        self.check_closed(visitor, &open, "the end of the input");
+                    let at = self.location();
+                    if let Err(message) = self.read_comment()? {
+                        visitor.error(PgnError {
+                            game: self.game,
+                            at,
+                            ply: None,
+                            message,
+                        });
                         return Ok(true);
                     }
                 }

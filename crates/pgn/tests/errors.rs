@@ -137,7 +137,13 @@ fn unterminated_comment_is_located_at_its_brace() {
         format!("game 1, line 3, column 10: {}", error.message)
     );
     assert_eq!(game.plies, 2);
-    assert!(trees(text)[0].is_err());
+    assert_eq!(trees(text)[0], Err(error));
+    // Also in a variation the visitor skips (the tree builder skips one that has no
+    // move to be an alternative to).
+    let text = "( 1. d4 {never closed\n1. e4 *\n";
+    let (_, error) = error_of(text);
+    assert_eq!(error.at, Location { line: 1, column: 9 });
+    assert_eq!(trees(text)[0], Err(error));
 }
 
 #[test]
