@@ -31,7 +31,7 @@ pub fn starting_position(fen_tag: Option<&str>, chess960: bool) -> Result<Positi
 }
 
 /// A game's `FEN` and `Variant` tags as a visitor reads them, with where they stand.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct SetupTags {
     fen: Option<(String, Location)>,
     variant: Option<(String, Location)>,
