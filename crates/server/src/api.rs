@@ -301,7 +301,7 @@ async fn create_challenge(
     }
     let challenge = new_challenge(&state, user, Some(dest), &f)?;
     let answer = challenge_json(&challenge, "out");
-    offer_challenge(&state, challenge);
+    offer_challenge(&state, challenge).await?;
     Ok(Json(answer))
 }
 
@@ -317,7 +317,7 @@ async fn open_challenge(
     let challenge = new_challenge(&state, user, None, &f)?;
     let mut answer = challenge_json(&challenge, "out");
     answer["url"] = json!(format!("/challenge/{}", challenge.id));
-    offer_challenge(&state, challenge);
+    offer_challenge(&state, challenge).await?;
     Ok(Json(answer))
 }
 
@@ -414,8 +414,13 @@ fn new_challenge(
     })
 }
 
-/// Keeps a challenge open and tells the challenged player.
-pub(crate) fn offer_challenge(state: &AppState, challenge: Challenge) {
+/// Keeps a challenge open (stored first, so that it outlives a restart) and tells
+/// the challenged player.
+pub(crate) async fn offer_challenge(
+    state: &AppState,
+    challenge: Challenge,
+) -> Result<(), ApiError> {
+    state.store_challenge(&challenge).await?;
     if let Some(dest) = &challenge.dest {
         state.notify(
             dest.id,
@@ -428,6 +433,7 @@ pub(crate) fn offer_challenge(state: &AppState, challenge: Challenge) {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(challenge.id.clone(), challenge);
+    Ok(())
 }
 
 /// Takes a challenge `user` may accept: one addressed to them, or an open one (which
@@ -464,6 +470,7 @@ async fn accept_challenge(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let c = take_challenge(&state, &id, &user)?;
+    state.forget_challenge(&c.id).await;
     start_challenge(&state, c).await?;
     Ok(ok())
 }
@@ -507,6 +514,7 @@ async fn decline_challenge(
         )));
     }
     let c = withdraw_challenge(&state, &id, user.id)?;
+    state.forget_challenge(&c.id).await;
     if c.challenger.id == user.id {
         // Declining one's own challenge is withdrawing it.
         cancelled(&state, &c);
@@ -543,6 +551,7 @@ async fn cancel_challenge(
         }
     }
     let c = withdraw_challenge(&state, &id, user.id)?;
+    state.forget_challenge(&c.id).await;
     cancelled(&state, &c);
     Ok(ok())
 }

@@ -57,6 +57,16 @@ pub struct Challenge {
     pub rematch_of: Option<String>,
 }
 
+/// A challenge's terms as stored (the players are stored by id beside them).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ChallengeTerms {
+    time_control: TimeControl,
+    color: String,
+    rated: bool,
+    ruleset: caissa_arbiter::Ruleset,
+    rematch_of: Option<String>,
+}
+
 /// Shared server state: cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
@@ -113,6 +123,7 @@ impl AppState {
         // When the server last ran, read before this one says it runs.
         let down_since = state.store.last_beat().await?.map(|at| at as u64);
         state.recover(down_since).await?;
+        state.load_challenges().await?;
         tokio::spawn(heartbeat(state.store.clone(), Arc::downgrade(&state.inner)));
         Ok(state)
     }
@@ -348,6 +359,79 @@ impl AppState {
             ))),
             None => Err(ApiError::NotFound(format!("game {id}"))),
         }
+    }
+
+    /// Stores a challenge until it is answered.
+    pub(crate) async fn store_challenge(&self, c: &Challenge) -> Result<(), ApiError> {
+        let terms = ChallengeTerms {
+            time_control: c.time_control.clone(),
+            color: c.color.clone(),
+            rated: c.rated,
+            ruleset: c.ruleset,
+            rematch_of: c.rematch_of.clone(),
+        };
+        let stored = caissa_store::StoredChallenge {
+            id: c.id.clone(),
+            challenger_id: c.challenger.id,
+            dest_id: c.dest.as_ref().map(|d| d.id),
+            terms: serde_json::to_string(&terms)
+                .map_err(|e| ApiError::Storage(format!("challenge {}: {e}", c.id)))?,
+            created_at: c.created_at as i64,
+        };
+        Ok(self.store.save_challenge(&stored).await?)
+    }
+
+    /// Forgets an answered challenge in the store. A failure leaves it there, to
+    /// be dropped at the next start (its game exists, or it is re-offered).
+    pub(crate) async fn forget_challenge(&self, id: &str) {
+        if let Err(e) = self.store.delete_challenge(id).await {
+            tracing::warn!("challenge {id} answered but not forgotten: {e}");
+        }
+    }
+
+    /// The challenges still waiting for an answer when the server stopped.
+    async fn load_challenges(&self) -> Result<(), ApiError> {
+        for stored in self.store.challenges().await? {
+            // Accepted just before the stop: its game is there.
+            if self.store.game(&stored.id).await?.is_some() {
+                self.forget_challenge(&stored.id).await;
+                continue;
+            }
+            let terms: ChallengeTerms = match serde_json::from_str(&stored.terms) {
+                Ok(terms) => terms,
+                Err(e) => {
+                    tracing::error!("challenge {}: unreadable terms: {e}", stored.id);
+                    continue;
+                }
+            };
+            let challenger = self.store.user_by_id(stored.challenger_id).await?;
+            // `None`: the challenged player no longer exists.
+            let dest = match stored.dest_id {
+                Some(id) => self.store.user_by_id(id).await?.map(Some),
+                None => Some(None),
+            };
+            let (Some(challenger), Some(dest)) = (challenger, dest) else {
+                tracing::error!("challenge {}: a player no longer exists", stored.id);
+                continue;
+            };
+            let challenge = Challenge {
+                id: stored.id.clone(),
+                challenger,
+                dest,
+                time_control: terms.time_control,
+                color: terms.color,
+                rated: terms.rated,
+                ruleset: terms.ruleset,
+                created_at: stored.created_at as u64,
+                rematch_of: terms.rematch_of,
+            };
+            self.inner
+                .challenges
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(stored.id, challenge);
+        }
+        Ok(())
     }
 
     /// The live game with this id, to act on: a stored (finished) one is over,

@@ -69,6 +69,7 @@ pub async fn rematch(
     match (answer.as_str(), pending) {
         ("yes", Some((challenge, by))) if by != user.id => {
             let c = crate::api::take_challenge(&state, &challenge, &user)?;
+            state.forget_challenge(&c.id).await;
             let game = c.id.clone();
             crate::api::start_challenge(&state, c).await?;
             Ok(Json(json!({ "gameId": game })))
@@ -97,7 +98,7 @@ pub async fn rematch(
                 rematch_of: Some(id.clone()),
             };
             let answer = json!({ "ok": true, "challenge": challenge.id });
-            crate::api::offer_challenge(&state, challenge);
+            crate::api::offer_challenge(&state, challenge).await?;
             Ok(Json(answer))
         }
         ("no", Some((challenge, by))) => {
@@ -108,6 +109,7 @@ pub async fn rematch(
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&challenge);
             if let Some(c) = c {
+                state.forget_challenge(&c.id).await;
                 let other = if by == user.id {
                     c.dest.as_ref().map_or(c.challenger.id, |d| d.id)
                 } else {

@@ -526,3 +526,54 @@ async fn exports_carry_date_ratings_and_where_the_game_is() {
     );
     server.task.abort();
 }
+
+#[tokio::test]
+async fn a_challenge_waits_for_its_answer_across_a_restart() {
+    let db = temp_db("challenge-restart");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let client = reqwest::Client::new();
+    let server = Server::start(&db).await;
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[("clock.limit", "300"), ("color", "white")],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let id = challenge["id"].as_str().unwrap().to_string();
+    server.task.abort();
+    let server = Server::start(&db).await;
+    // Boris hears of it when he connects, and can take it.
+    let events = client
+        .get(server.url("/api/stream/event"))
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap();
+    let lines = read_lines(events, |v| v["type"] == "challenge").await;
+    assert_eq!(lines.last().unwrap()["challenge"]["id"], *id);
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        &boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let full = game_full(&server, &client, &id, &anna).await;
+    assert_eq!(full["white"]["name"], "Anna");
+    // Once answered it is gone, also after the next restart.
+    server.task.abort();
+    let server = Server::start(&db).await;
+    let (status, _) = post(
+        &client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        &boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 404);
+    server.task.abort();
+}

@@ -50,6 +50,21 @@ pub struct User {
     pub created_at: i64,
 }
 
+/// A challenge waiting for an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredChallenge {
+    /// Its id (the game's, once accepted).
+    pub id: String,
+    /// Who challenges.
+    pub challenger_id: i64,
+    /// Who is challenged; `None` for an open challenge.
+    pub dest_id: Option<i64>,
+    /// Its terms, as the server wrote them.
+    pub terms: String,
+    /// When it was made, ms.
+    pub created_at: i64,
+}
+
 /// A stored game: setup and events, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
@@ -374,6 +389,49 @@ impl Store {
             out.push(self.with_events(row).await?);
         }
         Ok(out)
+    }
+
+    /// Keeps a challenge until it is answered.
+    pub async fn save_challenge(&self, c: &StoredChallenge) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO challenges (id, challenger_id, dest_id, terms, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(&c.id)
+            .bind(c.challenger_id)
+            .bind(c.dest_id)
+            .bind(&c.terms)
+            .bind(c.created_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets an answered (or withdrawn) challenge.
+    pub async fn delete_challenge(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM challenges WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Every challenge waiting for an answer, oldest first.
+    pub async fn challenges(&self) -> Result<Vec<StoredChallenge>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, challenger_id, dest_id, terms, created_at FROM challenges ORDER BY created_at",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(StoredChallenge {
+                    id: r.try_get("id")?,
+                    challenger_id: r.try_get("challenger_id")?,
+                    dest_id: r.try_get("dest_id")?,
+                    terms: r.try_get("terms")?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
     }
 
     /// Records that the server is running at `at` (ms since the epoch).
@@ -816,6 +874,38 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(store.game("g1").await.unwrap().unwrap().events.len(), 1_504);
+    }
+
+    #[tokio::test]
+    async fn a_challenge_waits_across_reopening_until_it_is_answered() {
+        let url = temp_db("challenges");
+        let store = Store::open(&url).await.unwrap();
+        let a = store.create_user("Anna", None, 1).await.unwrap();
+        let b = store.create_user("Boris", None, 1).await.unwrap();
+        let direct = StoredChallenge {
+            id: "c1".into(),
+            challenger_id: a.id,
+            dest_id: Some(b.id),
+            terms: "{}".into(),
+            created_at: 5,
+        };
+        let open = StoredChallenge {
+            id: "c2".into(),
+            dest_id: None,
+            created_at: 6,
+            ..direct.clone()
+        };
+        store.save_challenge(&direct).await.unwrap();
+        store.save_challenge(&open).await.unwrap();
+        assert!(
+            store.save_challenge(&direct).await.is_err(),
+            "ids are unique"
+        );
+        drop(store);
+        let store = Store::open(&url).await.unwrap();
+        assert_eq!(store.challenges().await.unwrap(), [direct, open.clone()]);
+        store.delete_challenge("c1").await.unwrap();
+        assert_eq!(store.challenges().await.unwrap(), [open]);
     }
 
     #[tokio::test]
