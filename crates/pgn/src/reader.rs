@@ -44,8 +44,9 @@ pub struct SanToken<'a> {
     pub san: San,
     /// The token's bytes as written, without suffix annotations.
     pub raw: &'a [u8],
-    /// Ply of the game this move would be (1 for White's first move), counted in
-    /// its own line: a variation's first move has the ply of the move it replaces.
+    /// Ply of the game this move would be (1 for the first move played, whatever the
+    /// `FEN` tag's move number), counted in its own line: a variation's first move has
+    /// the ply of the move it replaces.
     pub ply: u32,
     /// Variation depth: 0 on the mainline.
     pub depth: u32,

@@ -24,8 +24,9 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 /// Longest movetext line written.
 pub const LINE_WIDTH: usize = 80;
 
-/// Writes a game in export format, ending with a blank line. Fails, naming the ply,
-/// if a move is not legal in its position.
+/// Writes a game in export format, ending with a blank line. Fails, naming the ply
+/// (1 for the game's first move, as the reader counts), if a move is not legal in
+/// its position.
 pub fn write_game(game: &GameTree) -> Result<String, String> {
     let mut out = String::with_capacity(1024);
     for (name, default) in SEVEN_TAG_ROSTER {
@@ -52,7 +53,7 @@ pub fn write_game(game: &GameTree) -> Result<String, String> {
     };
     let start = setup::starting_position(game.tag("FEN"), chess960)?;
     let mut words = Vec::new();
-    write_variation(&game.mainline, start, &mut words)?;
+    write_variation(&game.mainline, start, 1, &mut words)?;
     words.push(game.result.clone());
     wrap(&words, &mut out);
     out.push('\n');
@@ -84,9 +85,12 @@ fn push_comment(words: &mut Vec<String>, text: &str) {
     words.extend(parts);
 }
 
+/// Writes a line whose first move is ply `first_ply` of the game (a variation's first
+/// move has the ply of the move it replaces).
 fn write_variation(
     line: &Variation,
     start: Position,
+    first_ply: u32,
     words: &mut Vec<String>,
 ) -> Result<(), String> {
     for comment in &line.comments {
@@ -94,11 +98,11 @@ fn write_variation(
     }
     let mut pos = start;
     let mut need_number = true;
-    for node in &line.moves {
-        let m = node.san.to_move(&pos).map_err(|e| {
-            let ply = 2 * pos.fullmoves() - if pos.turn().index() == 0 { 1 } else { 0 };
-            format!("ply {ply}: {e}")
-        })?;
+    for (ply, node) in (first_ply..).zip(&line.moves) {
+        let m = node
+            .san
+            .to_move(&pos)
+            .map_err(|e| format!("ply {ply}: {e}"))?;
         let number = pos.fullmoves();
         if pos.turn().index() == 0 {
             words.push(format!("{number}."));
@@ -115,7 +119,7 @@ fn write_variation(
         need_number = !node.comments.is_empty() || !node.variations.is_empty();
         for variation in &node.variations {
             let first = words.len();
-            write_variation(variation, pos, words)?;
+            write_variation(variation, pos, ply, words)?;
             if words.len() == first {
                 words.push(String::new());
             }

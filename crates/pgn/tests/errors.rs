@@ -343,6 +343,19 @@ fn illegal_move_in_a_variation_names_its_ply() {
     assert_eq!(error.ply, Some(7));
 }
 
+#[test]
+fn ply_counts_from_the_first_move_played_whatever_the_fen_move_number() {
+    // Black to move at move 30: 30... Kd7 is ply 1 and 31. Kd2 ply 2.
+    let text = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. Kd2 e4 *\n";
+    let (_, error) = error_of(text);
+    assert_eq!(error.ply, Some(3), "{error}");
+    assert!(error.message.starts_with("e4 is illegal"), "{error}");
+    // In a variation too: it replaces ply 2.
+    let text = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 (31. Kd3) *\n";
+    let (_, error) = error_of(text);
+    assert_eq!(error.ply, Some(2), "{error}");
+}
+
 /// A good game and a bad one, with what is expected of the bad one.
 struct Bad {
     text: &'static str,

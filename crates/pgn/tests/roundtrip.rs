@@ -444,6 +444,21 @@ fn comment_closing_brace_is_written_as_a_parenthesis() {
 }
 
 #[test]
+fn writer_counts_plies_from_the_first_move_played_as_the_reader_does() {
+    // Black to move at move 30: 30... Kd7 is ply 1, whatever the FEN's move number.
+    let fen_tag = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n";
+    for (movetext, ply) in [
+        ("30... Kd7 31. Kd2 e4 *", 3),
+        ("30... Kd7 31. e4 (31. Kd3) *", 2),
+    ] {
+        let text = format!("{fen_tag}{movetext}\n");
+        let error = write_game(&tree_one(&text)).unwrap_err();
+        assert!(error.starts_with(&format!("ply {ply}: ")), "{error}");
+        assert_eq!(replay_one(&text).error.and_then(|e| e.ply), Some(ply));
+    }
+}
+
+#[test]
 fn writer_refuses_an_illegal_move_naming_its_ply() {
     // The tree builder does not check moves; the writer replays them.
     let tree = tree_one("1. e4 e5 2. Ke3 *");
