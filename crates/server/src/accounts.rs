@@ -92,9 +92,19 @@ fn random_hex(bytes: usize) -> String {
     hex::encode(buf)
 }
 
+/// Whether the request reached us over HTTPS (through a proxy that says so): its
+/// cookies are then marked `Secure`, never sent over plain HTTP.
+fn over_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("https"))
+}
+
 /// Starts a session: the cookie in the response, the CSRF token in the body.
 async fn session_response(
     state: &AppState,
+    headers: &HeaderMap,
     user: caissa_store::User,
 ) -> Result<Response, ApiError> {
     let secret = random_hex(24);
@@ -103,8 +113,10 @@ async fn session_response(
         .store
         .create_session(&auth::token_hash(&secret), user.id, &csrf, now_ms() as i64)
         .await?;
-    let cookie =
-        format!("{SESSION_COOKIE}={secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000");
+    let secure = if over_https(headers) { "; Secure" } else { "" };
+    let cookie = format!(
+        "{SESSION_COOKIE}={secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000{secure}"
+    );
     let mut response = Json(json!({ "username": user.name, "csrf": csrf })).into_response();
     if let Ok(value) = HeaderValue::from_str(&cookie) {
         response.headers_mut().insert(header::SET_COOKIE, value);
@@ -115,6 +127,7 @@ async fn session_response(
 /// `POST /api/register` `{"username", "password"}`.
 pub async fn register(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Json(body): Json<Value>,
 ) -> Result<Response, ApiError> {
     let (name, password) = credentials(&body)?;
@@ -137,12 +150,13 @@ pub async fn register(
         }
         other => other?,
     };
-    session_response(&state, user).await
+    session_response(&state, &headers, user).await
 }
 
 /// `POST /api/login` `{"username", "password"}`.
 pub async fn login(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Json(body): Json<Value>,
 ) -> Result<Response, ApiError> {
     let (name, password) = credentials(&body)?;
@@ -155,20 +169,23 @@ pub async fn login(
         None => false,
     };
     match (ok, user) {
-        (true, Some(user)) => session_response(&state, user).await,
+        (true, Some(user)) => session_response(&state, &headers, user).await,
         _ => {
             state.logins().failed(&name);
-            Err(ApiError::Unauthorized)
+            Err(ApiError::LoginFailed)
         }
     }
 }
 
 /// `POST /api/guest`: a new guest account with a generated name, and its session.
-pub async fn guest(State(state): State<AppState>) -> Result<Response, ApiError> {
+pub async fn guest(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     for _ in 0..5 {
         let name = format!("Guest-{}", &random_hex(3)[..5]);
         match state.store.create_user(&name, None, now_ms() as i64).await {
-            Ok(user) => return session_response(&state, user).await,
+            Ok(user) => return session_response(&state, &headers, user).await,
             Err(caissa_store::StoreError::NameTaken(_)) => continue,
             Err(e) => return Err(e.into()),
         }
@@ -178,16 +195,21 @@ pub async fn guest(State(state): State<AppState>) -> Result<Response, ApiError> 
     ))
 }
 
-/// `POST /api/logout`: ends the browser session.
+/// `POST /api/logout`: ends the browser session (with its CSRF token, like every
+/// other change, so that another site cannot log a user out).
 pub async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let Some(secret) = auth::cookie(&headers, SESSION_COOKIE) {
-        state
-            .store
-            .delete_session(&auth::token_hash(secret))
-            .await?;
+        let hash = auth::token_hash(secret);
+        if let Some((_, csrf)) = state.store.session(&hash).await? {
+            let sent = headers.get(auth::CSRF_HEADER).and_then(|v| v.to_str().ok());
+            if sent != Some(csrf.as_str()) {
+                return Err(ApiError::Forbidden("missing or wrong CSRF token".into()));
+            }
+        }
+        state.store.delete_session(&hash).await?;
     }
     let mut response = Json(json!({ "ok": true })).into_response();
     response.headers_mut().insert(

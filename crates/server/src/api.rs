@@ -1,6 +1,6 @@
 //! HTTP handlers: the lichess Board API subset, accounts, challenges, export.
 
-use caissa_store::User;
+use caissa_store::{GameFilter, User};
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
@@ -120,7 +120,7 @@ async fn account(
         "id": user.name.to_lowercase(),
         "username": user.name,
         "createdAt": user.created_at,
-        "perfs": {},
+        "perfs": crate::ratings::perfs_of(&state, user.id).await?,
         "title": null,
     });
     if headers.get(header::AUTHORIZATION).is_none() {
@@ -214,14 +214,19 @@ fn game_terms(
     mut tc: TimeControl,
 ) -> Result<(TimeControl, Ruleset), ApiError> {
     if let Some(per_move) = number(f, "clock.perMove")? {
-        if per_move == 0 || tc.periods.is_empty() {
-            return Err(ApiError::BadRequest(
-                "clock.perMove needs a clock and at least 1 second".into(),
-            ));
+        if per_move == 0 || per_move > MAX_LIMIT_S || tc.periods.is_empty() {
+            return Err(ApiError::BadRequest(format!(
+                "clock.perMove needs a clock and 1-{MAX_LIMIT_S} s, not {per_move}"
+            )));
         }
         tc.per_move_ms = Some(per_move * 1000);
     }
     if let Some(delay) = number(f, "clock.delay")? {
+        if delay > MAX_INCREMENT_S {
+            return Err(ApiError::BadRequest(format!(
+                "clock.delay must be 0-{MAX_INCREMENT_S} s, not {delay}"
+            )));
+        }
         let ms = delay * 1000;
         let kind = match f.get("clock.delayType").map(String::as_str) {
             None | Some("simple") => caissa_arbiter::Delay::Simple(ms),
@@ -247,7 +252,7 @@ fn game_terms(
 }
 
 fn flag(fields: &HashMap<String, String>, name: &str) -> Result<bool, ApiError> {
-    match fields.get(name).map(String::as_str) {
+    match fields.get(name).map(|v| v.to_ascii_lowercase()).as_deref() {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
         Some(other) => Err(ApiError::BadRequest(format!(
@@ -260,7 +265,8 @@ pub(crate) fn challenge_json(c: &Challenge, direction: &str) -> Value {
     let tc = &c.time_control;
     let time_control = match tc.periods.first() {
         Some(p) => {
-            json!({ "type": "clock", "limit": p.base_ms / 1000, "increment": p.increment_ms / 1000, "show": tc.to_string() })
+            let (limit, increment) = (p.base_ms / 1000, p.increment_ms / 1000);
+            json!({ "type": "clock", "limit": limit, "increment": increment, "show": clock_show(limit, increment) })
         }
         None => json!({ "type": "unlimited" }),
     };
@@ -275,12 +281,59 @@ pub(crate) fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "speed": lichess::speed(tc),
         "timeControl": time_control,
         "color": c.color,
-        "finalColor": c.color,
+        "finalColor": c.final_color.name(),
         "perf": { "name": lichess::speed(tc) },
         "direction": direction,
         "ruleset": c.ruleset.name(),
         "rematchOf": c.rematch_of,
     })
+}
+
+/// A clock as lichess shows it: minutes and increment, `3+2`, `½+0`, `1.5+0`.
+fn clock_show(limit_s: u64, increment_s: u64) -> String {
+    let minutes = match limit_s {
+        15 => "¼".to_string(),
+        30 => "½".to_string(),
+        45 => "¾".to_string(),
+        s if s % 60 == 0 => (s / 60).to_string(),
+        s => format!("{}", s as f64 / 60.0),
+    };
+    format!("{minutes}+{increment_s}")
+}
+
+/// A challenge that was answered, as its event says it: `declined` or `canceled`.
+pub(crate) fn answered_json(c: &Challenge, direction: &str, status: &str) -> Value {
+    let mut challenge = challenge_json(c, direction);
+    challenge["status"] = json!(status);
+    challenge
+}
+
+/// Why a challenge was declined, for each of lichess's reason keys.
+fn decline_reason(key: &str) -> &'static str {
+    match key {
+        "later" => "Not now; please ask again later.",
+        "tooFast" => "This clock is too fast for me; please offer a slower one.",
+        "tooSlow" => "This clock is too slow for me; please offer a faster one.",
+        "timeControl" => "I am not taking challenges with this clock.",
+        "rated" => "Please send a rated challenge instead.",
+        "casual" => "Please send a casual challenge instead.",
+        "standard" => "I am not taking variant challenges now.",
+        "variant" => "I do not want to play this variant now.",
+        "noBot" => "I am not taking challenges from bots.",
+        "onlyBot" => "I am only taking challenges from bots.",
+        _ => "I am not taking challenges now.",
+    }
+}
+
+/// Tells the challenger that a challenge was declined, and why.
+pub(crate) fn declined(state: &AppState, c: &Challenge, reason: &str) {
+    let mut challenge = answered_json(c, "out", "declined");
+    challenge["declineReasonKey"] = json!(reason);
+    challenge["declineReason"] = json!(decline_reason(reason));
+    state.notify(
+        c.challenger.id,
+        &json!({ "type": "challengeDeclined", "challenge": challenge }),
+    );
 }
 
 async fn create_challenge(
@@ -406,6 +459,7 @@ fn new_challenge(
         challenger: user,
         dest,
         time_control,
+        final_color: crate::final_color_of(&color),
         color,
         rated,
         ruleset,
@@ -477,11 +531,7 @@ async fn accept_challenge(
 
 /// Starts the game of an accepted challenge (the game has the challenge's id).
 pub(crate) async fn start_challenge(state: &AppState, c: Challenge) -> Result<(), ApiError> {
-    let challenger_white = match c.color.as_str() {
-        "white" => true,
-        "black" => false,
-        _ => rand::random(),
-    };
+    let challenger_white = c.final_color == Color::White;
     let dest = c
         .dest
         .as_ref()
@@ -519,36 +569,42 @@ async fn decline_challenge(
         // Declining one's own challenge is withdrawing it.
         cancelled(&state, &c);
     } else {
-        let mut challenge = challenge_json(&c, "out");
-        challenge["declineReasonKey"] = json!(reason);
-        state.notify(
-            c.challenger.id,
-            &json!({ "type": "challengeDeclined", "challenge": challenge }),
-        );
+        declined(&state, &c, &reason);
     }
     Ok(ok())
 }
 
-/// `POST /api/challenge/{id}/cancel`: the challenger withdraws the challenge.
+/// `POST /api/challenge/{id}/cancel`: the challenger withdraws the challenge (or,
+/// once it is accepted, aborts its game while that is allowed).
 async fn cancel_challenge(
     State(state): State<AppState>,
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    {
-        let challenges = state
-            .inner
-            .challenges
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        match challenges.get(&id) {
-            None => return Err(ApiError::NotFound(format!("challenge {id}"))),
-            Some(c) if c.challenger.id != user.id => return Err(ApiError::Forbidden(
+    let challenger = state
+        .inner
+        .challenges
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&id)
+        .map(|c| c.challenger.id);
+    match challenger {
+        // Accepted already: as lichess, cancelling aborts its game if that is
+        // still allowed (no moves yet).
+        None if state
+            .game(&id)
+            .is_some_and(|g| g.color_of(user.id).is_some()) =>
+        {
+            return act(&state, &id, user.id, Action::Abort).await;
+        }
+        None => return Err(ApiError::NotFound(format!("challenge {id}"))),
+        Some(by) if by != user.id => {
+            return Err(ApiError::Forbidden(
                 "only the challenger can cancel a challenge (the challenged player declines it)"
                     .into(),
-            )),
-            Some(_) => {}
+            ))
         }
+        Some(_) => {}
     }
     let c = withdraw_challenge(&state, &id, user.id)?;
     state.forget_challenge(&c.id).await;
@@ -577,11 +633,11 @@ fn withdraw_challenge(state: &AppState, id: &str, user: i64) -> Result<Challenge
 }
 
 /// Tells the challenged player that a challenge was withdrawn.
-fn cancelled(state: &AppState, c: &Challenge) {
+pub(crate) fn cancelled(state: &AppState, c: &Challenge) {
     if let Some(dest) = &c.dest {
         state.notify(
             dest.id,
-            &json!({ "type": "challengeCanceled", "challenge": challenge_json(c, "in") }),
+            &json!({ "type": "challengeCanceled", "challenge": answered_json(c, "in", "canceled") }),
         );
     }
 }
@@ -662,8 +718,7 @@ async fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Re
             return Ok(ndjson(rx));
         }
     };
-    let mut updates = handle.subscribe();
-    let first = updates.borrow_and_update().clone();
+    let (first, mut changes) = handle.follow();
     let color = user.and_then(|u| handle.color_of(u));
     let presence = color.map(|c| handle.present(c));
     let watcher = color.is_none().then(|| handle.watch());
@@ -687,11 +742,8 @@ async fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Re
         }
         while !finished {
             let line = tokio::select! {
-                changed = updates.changed() => {
-                    if changed.is_err() {
-                        break;
-                    }
-                    let view = updates.borrow_and_update().clone();
+                view = changes.next() => {
+                    let Some(view) = view else { break };
                     finished = view.finish.is_some();
                     format!("{}\n", lichess::game_state_json(&view))
                 }
@@ -740,10 +792,22 @@ async fn make_move(
     Path((id, mv)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
+    let offering = query
+        .get("offeringDraw")
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if offering {
+        // "Offer or agree": with the opponent's offer open, the draw is agreed on
+        // the position it was offered in, before the move (9.1.2.2).
+        let handle = state.playable(&id).await?;
+        let me = handle.color_of(user.id);
+        if me.is_some() && handle.view().draw_offer == me.map(|c| !c) {
+            return act(&state, &id, user.id, Action::AcceptDraw).await;
+        }
+    }
     let done = act(&state, &id, user.id, Action::play(mv)).await?;
     // The move stands whatever becomes of the offer: one the rules do not allow
     // now (too early, too soon after a decline) is dropped, as lichess does.
-    if query.get("offeringDraw").is_some_and(|v| v == "true") {
+    if offering {
         if let Err(e) = act(&state, &id, user.id, Action::OfferDraw).await {
             tracing::debug!("game {id}: the draw offer with the move was not made: {e}");
         }
@@ -789,6 +853,8 @@ async fn draw(
     // offer, and with none there is nothing to do.
     let action = match accept.as_str() {
         "yes" | "true" if view.draw_offer == Some(!me) => Action::AcceptDraw,
+        // Already offered: offering again changes nothing.
+        "yes" | "true" if view.draw_offer == Some(me) => return Ok(ok()),
         "yes" | "true" if view.turn == me && view.finish.is_none() => match view.claims.first() {
             Some(&claim) => Action::ClaimDraw {
                 claim,
@@ -870,14 +936,17 @@ async fn export(
             .get(header::ACCEPT)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.contains("application/json"));
+    let site = format!("{}/game/{id}", site_of(&headers));
+    let pgn = lichess::with_site(view.pgn.as_deref().unwrap_or_default(), &site);
     if wants_json {
+        let mut view = (*view).clone();
+        view.pgn = Some(pgn);
         return Ok(Json(lichess::game_json(&view)).into_response());
     }
-    let site = format!("{}/game/{id}", site_of(&headers));
     Ok((
         StatusCode::OK,
         [(header::CONTENT_TYPE, "application/x-chess-pgn")],
-        lichess::with_site(view.pgn.as_deref().unwrap_or_default(), &site),
+        pgn,
     )
         .into_response())
 }
@@ -903,23 +972,41 @@ async fn user_games(
                 ApiError::BadRequest(format!("max: {m:?} must be a number from 1 to 10000"))
             })?,
     };
-    // As lichess: finished games by default, ongoing ones when asked.
-    let finished = query_flag(&query, "finished", true)?;
-    let ongoing = query_flag(&query, "ongoing", false)?;
+    let filter = games_filter(&state, &query, max).await?;
+    // Speeds are not stored apart: filtered here, up to `max` games that pass.
+    let speeds: Option<Vec<String>> = query
+        .get("perfType")
+        .map(|list| list.split(',').map(|s| s.trim().to_lowercase()).collect());
+    if let Some(bad) = speeds.iter().flatten().find(|s| {
+        !matches!(
+            s.as_str(),
+            "bullet" | "blitz" | "rapid" | "classical" | "correspondence" | "unlimited"
+        )
+    }) {
+        return Err(ApiError::BadRequest(format!(
+            "perfType: {bad:?} is not one of bullet, blitz, rapid, classical, correspondence, unlimited"
+        )));
+    }
     let ndjson = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/x-ndjson"));
-    let ids = state
-        .store
-        .game_ids_of_user(user.id, max, finished, ongoing)
-        .await?;
+    let listed = GameFilter {
+        limit: if speeds.is_some() { i64::MAX } else { max },
+        ..filter
+    };
+    let ids = state.store.game_ids_of_user(user.id, &listed).await?;
+    let max = max as usize;
     let site = site_of(&headers);
     // One game at a time, each sent as soon as it is read, and no faster than the
     // client takes them.
     let (tx, rx) = mpsc::channel(16);
     tokio::spawn(async move {
+        let mut sent = 0;
         for id in ids {
+            if sent == max {
+                break;
+            }
             let view = match state.live_or_stored(&id).await {
                 Ok(LiveOrStored::Live(handle)) => {
                     let mut view = (*handle.view()).clone();
@@ -932,14 +1019,21 @@ async fn user_games(
                     continue;
                 }
             };
+            let speed = lichess::speed(&view.setup.time_control);
+            if speeds
+                .as_ref()
+                .is_some_and(|s| !s.iter().any(|s| s == speed))
+            {
+                continue;
+            }
+            sent += 1;
+            let mut view = view;
+            let pgn = view.pgn.as_deref().unwrap_or_default();
+            view.pgn = Some(lichess::with_site(pgn, &format!("{site}/game/{id}")));
             let chunk = if ndjson {
                 format!("{}\n", lichess::game_json(&view))
             } else {
-                let pgn = view.pgn.as_deref().unwrap_or_default();
-                format!(
-                    "{}\n",
-                    lichess::with_site(pgn, &format!("{site}/game/{id}"))
-                )
+                format!("{}\n", view.pgn.as_deref().unwrap_or_default())
             };
             if tx.send(chunk).await.is_err() {
                 break;
@@ -959,20 +1053,80 @@ async fn user_games(
         .into_response())
 }
 
-/// A `true`/`false` query parameter, `default` when absent.
-fn query_flag(
-    query: &HashMap<String, String>,
-    name: &str,
-    default: bool,
-) -> Result<bool, ApiError> {
-    match query.get(name).map(String::as_str) {
-        None => Ok(default),
-        Some("true" | "1") => Ok(true),
-        Some("false" | "0") => Ok(false),
+/// A `true`/`false` query parameter (any case: Python clients send `True`),
+/// `None` when absent.
+fn query_bool(query: &HashMap<String, String>, name: &str) -> Result<Option<bool>, ApiError> {
+    match query.get(name).map(|v| v.to_ascii_lowercase()) {
+        None => Ok(None),
+        Some(v) if v == "true" || v == "1" => Ok(Some(true)),
+        Some(v) if v == "false" || v == "0" => Ok(Some(false)),
         Some(other) => Err(ApiError::BadRequest(format!(
             "{name}: {other:?} must be true or false"
         ))),
     }
+}
+
+/// A moment in ms since the epoch, `None` when absent.
+fn query_ms(query: &HashMap<String, String>, name: &str) -> Result<Option<i64>, ApiError> {
+    query
+        .get(name)
+        .map(|v| {
+            v.parse::<i64>().map_err(|_| {
+                ApiError::BadRequest(format!("{name}: {v:?} must be a time in ms since 1970"))
+            })
+        })
+        .transpose()
+}
+
+/// The filters of `/api/games/user/{name}`, as lichess names them: `finished`
+/// (default true), `ongoing` (default false), `vs`, `rated`, `color`, `since`,
+/// `until` (ms) and `sort` (`dateDesc` or `dateAsc`).
+async fn games_filter(
+    state: &AppState,
+    query: &HashMap<String, String>,
+    max: i64,
+) -> Result<GameFilter, ApiError> {
+    let vs = match query.get("vs") {
+        Some(name) => Some(
+            state
+                .store
+                .user_by_name(name)
+                .await?
+                .ok_or_else(|| ApiError::NotFound(format!("user {name:?} (vs)")))?
+                .id,
+        ),
+        None => None,
+    };
+    let color_white = match query.get("color").map(String::as_str) {
+        None => None,
+        Some("white") => Some(true),
+        Some("black") => Some(false),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "color: {other:?} must be white or black"
+            )))
+        }
+    };
+    let oldest_first = match query.get("sort").map(String::as_str) {
+        None | Some("dateDesc") => false,
+        Some("dateAsc") => true,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "sort: {other:?} must be dateDesc or dateAsc"
+            )))
+        }
+    };
+    Ok(GameFilter {
+        finished: query_bool(query, "finished")?.unwrap_or(true),
+        ongoing: query_bool(query, "ongoing")?.unwrap_or(false),
+        vs,
+        rated: query_bool(query, "rated")?,
+        color_white,
+        since: query_ms(query, "since")?,
+        until: query_ms(query, "until")?,
+        oldest_first,
+        limit: max,
+    })
 }
 
 /// This server as the client sees it, `http://host` (or `https` behind a proxy

@@ -10,6 +10,9 @@ pub enum ApiError {
     /// No or an unknown bearer token.
     #[error("missing or invalid bearer token")]
     Unauthorized,
+    /// A login with a wrong name or password.
+    #[error("wrong user name or password")]
+    LoginFailed,
     /// The user may not do this (not their game, not their turn ...).
     #[error("{0}")]
     Forbidden(String),
@@ -38,7 +41,7 @@ pub enum ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = match &self {
-            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::LoginFailed => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,

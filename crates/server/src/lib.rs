@@ -45,8 +45,11 @@ pub struct Challenge {
     pub dest: Option<User>,
     /// The clock.
     pub time_control: TimeControl,
-    /// `white`, `black` or `random`: the challenger's colour.
+    /// `white`, `black` or `random`: the challenger's colour as asked.
     pub color: String,
+    /// The challenger's colour in the game (`random` drawn when the challenge is
+    /// made, as lichess shows it).
+    pub final_color: caissa_rules::Color,
     /// Whether the game will be rated.
     pub rated: bool,
     /// The rules it will be played under.
@@ -57,11 +60,24 @@ pub struct Challenge {
     pub rematch_of: Option<String>,
 }
 
+/// The challenger's colour for `white`, `black` or `random` (drawn now).
+pub(crate) fn final_color_of(color: &str) -> caissa_rules::Color {
+    match color {
+        "white" => caissa_rules::Color::White,
+        "black" => caissa_rules::Color::Black,
+        _ if rand::random::<bool>() => caissa_rules::Color::White,
+        _ => caissa_rules::Color::Black,
+    }
+}
+
 /// A challenge's terms as stored (the players are stored by id beside them).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ChallengeTerms {
     time_control: TimeControl,
     color: String,
+    /// Absent in challenges stored before it was kept: drawn again.
+    #[serde(default)]
+    final_color: Option<caissa_rules::Color>,
     rated: bool,
     ruleset: caissa_arbiter::Ruleset,
     rematch_of: Option<String>,
@@ -366,6 +382,7 @@ impl AppState {
         let terms = ChallengeTerms {
             time_control: c.time_control.clone(),
             color: c.color.clone(),
+            final_color: Some(c.final_color),
             rated: c.rated,
             ruleset: c.ruleset,
             rematch_of: c.rematch_of.clone(),
@@ -419,6 +436,9 @@ impl AppState {
                 challenger,
                 dest,
                 time_control: terms.time_control,
+                final_color: terms
+                    .final_color
+                    .unwrap_or_else(|| final_color_of(&terms.color)),
                 color: terms.color,
                 rated: terms.rated,
                 ruleset: terms.ruleset,
@@ -453,7 +473,7 @@ impl AppState {
             .cloned()
     }
 
-    fn games_of(&self, user: i64) -> Vec<GameHandle> {
+    pub(crate) fn games_of(&self, user: i64) -> Vec<GameHandle> {
         let games = self.inner.games.lock().unwrap_or_else(|e| e.into_inner());
         games
             .values()

@@ -42,6 +42,8 @@ pub fn status(view: &View) -> &'static str {
         Termination::Stalemate => "stalemate",
         Termination::TimeForfeit | Termination::TimeoutDraw => "outoftime",
         Termination::Aborted => "aborted",
+        // A draw called on a departed opponent is a plain draw for lichess.
+        Termination::Abandoned if finish.result == GameResult::Draw => "draw",
         Termination::Abandoned => "timeout",
         Termination::NoShow => "noStart",
         Termination::IllegalMoves | Termination::InvalidSealedMove => "cheat",

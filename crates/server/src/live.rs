@@ -12,7 +12,7 @@ use caissa_rules::Color;
 use caissa_store::Append;
 
 use crate::writer::Writer;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::error::ApiError;
 
@@ -199,6 +199,39 @@ enum Command {
     },
 }
 
+/// How many views a slow follower may be behind before it skips to the latest.
+const CHANGES_KEPT: usize = 32;
+
+/// Every view a game publishes, in order (from [`GameHandle::follow`]).
+pub struct Changes {
+    rx: broadcast::Receiver<Arc<View>>,
+    latest: watch::Receiver<Arc<View>>,
+    /// The view given last, not to be given twice.
+    last: Arc<View>,
+}
+
+impl Changes {
+    /// The next view; `None` once the game's task has ended. A follower that fell
+    /// more than [`CHANGES_KEPT`] views behind gets the latest one (its move list
+    /// has every move) and goes on from there.
+    pub async fn next(&mut self) -> Option<Arc<View>> {
+        loop {
+            let view = match self.rx.recv().await {
+                Ok(view) => view,
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    self.rx = self.rx.resubscribe();
+                    self.latest.borrow().clone()
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            };
+            if !Arc::ptr_eq(&view, &self.last) {
+                self.last = view.clone();
+                return Some(view);
+            }
+        }
+    }
+}
+
 /// Whether a player is connected to a game (an open stream or socket).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Presence {
@@ -213,6 +246,7 @@ pub struct Presence {
 pub struct GameHandle {
     tx: mpsc::Sender<Command>,
     view: watch::Receiver<Arc<View>>,
+    changes: broadcast::Sender<Arc<View>>,
     presence: Arc<watch::Sender<[Presence; 2]>>,
     watchers: Arc<std::sync::atomic::AtomicUsize>,
 }
@@ -330,9 +364,25 @@ impl GameHandle {
         self.view.borrow().clone()
     }
 
-    /// A receiver that sees every new view.
+    /// A receiver that sees the newest view whenever there is one (views in
+    /// between may be skipped).
     pub fn subscribe(&self) -> watch::Receiver<Arc<View>> {
         self.view.clone()
+    }
+
+    /// The latest view, and every view after it in order: for streams and
+    /// sockets, where each move's state (with its clocks) is sent.
+    pub fn follow(&self) -> (Arc<View>, Changes) {
+        // Subscribe first: a view published in between is then seen twice (and
+        // skipped), never missed.
+        let rx = self.changes.subscribe();
+        let latest = self.view();
+        let changes = Changes {
+            rx,
+            latest: self.view.clone(),
+            last: latest.clone(),
+        };
+        (latest, changes)
     }
 
     /// A user acts; returns once the change is durable.
@@ -362,6 +412,7 @@ struct LiveGame {
     persisted: usize,
     writer: Writer,
     view: watch::Sender<Arc<View>>,
+    changes: broadcast::Sender<Arc<View>>,
     /// Events there were when the view was last published.
     published: usize,
 }
@@ -413,7 +464,10 @@ impl LiveGame {
 
     fn publish(&mut self) {
         self.published = self.game.events().len();
-        let _ = self.view.send(Arc::new(self.snapshot(now_ms())));
+        let view = Arc::new(self.snapshot(now_ms()));
+        // Nobody listening is not an error.
+        let _ = self.changes.send(view.clone());
+        let _ = self.view.send(view);
     }
 
     fn color_of(&self, user: i64) -> Option<Color> {
@@ -555,6 +609,7 @@ pub fn spawn(
         now_ms(),
     );
     let (view_tx, view_rx) = watch::channel(Arc::new(first));
+    let (changes, _) = broadcast::channel(CHANGES_KEPT);
     let (tx, rx) = mpsc::channel(64);
     let mut live = LiveGame {
         id,
@@ -566,6 +621,7 @@ pub fn spawn(
         persisted,
         writer,
         view: view_tx,
+        changes: changes.clone(),
         published: 0,
     };
     tokio::spawn(async move {
@@ -576,6 +632,7 @@ pub fn spawn(
     GameHandle {
         tx,
         view: view_rx,
+        changes,
         presence: Arc::new(watch::channel([Presence::default(); 2]).0),
         watchers: Arc::default(),
     }

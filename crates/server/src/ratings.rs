@@ -121,19 +121,7 @@ pub async fn profile(
         .user_by_name(&username)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("user {username:?}")))?;
-    let config = Config::default();
-    let mut perfs = serde_json::Map::new();
-    for (perf, r) in state.store.ratings(user.id).await? {
-        perfs.insert(
-            perf,
-            json!({
-                "rating": r.rating.round(),
-                "rd": r.deviation.round(),
-                "prov": config.is_provisional(&to_rating(&r)),
-                "games": r.games,
-            }),
-        );
-    }
+    let perfs = perfs_of(&state, user.id).await?;
     let (points, games) = state.store.ladder(user.id).await?;
     let level = match Level::of(points, games as u32) {
         Level::Unrated => json!("unrated"),
@@ -146,6 +134,25 @@ pub async fn profile(
         "perfs": perfs,
         "ladder": { "points": points, "games": games, "level": level },
     })))
+}
+
+/// A user's ratings by speed, as lichess's `perfs`: `{"blitz": {"rating", "rd",
+/// "prov", "games"}, ...}`.
+pub async fn perfs_of(state: &AppState, user: i64) -> Result<Value, ApiError> {
+    let config = Config::default();
+    let mut perfs = serde_json::Map::new();
+    for (perf, r) in state.store.ratings(user).await? {
+        perfs.insert(
+            perf,
+            json!({
+                "rating": r.rating.round(),
+                "rd": r.deviation.round(),
+                "prov": config.is_provisional(&to_rating(&r)),
+                "games": r.games,
+            }),
+        );
+    }
+    Ok(Value::Object(perfs))
 }
 
 /// `GET /api/user/{username}/rating-history`: per speed, `[year, month (0-based),

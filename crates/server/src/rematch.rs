@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::auth::Authed;
 use crate::error::ApiError;
-use crate::{AppState, Challenge};
+use crate::{AppState, Challenge, LiveOrStored};
 
 /// `POST /api/board/game/{id}/takeback/{yes|no}`: propose or accept a takeback, or
 /// decline or withdraw one.
@@ -20,6 +20,10 @@ pub async fn takeback(
 ) -> Result<Json<Value>, ApiError> {
     let action = match answer.as_str() {
         "yes" => Action::ProposeTakeback,
+        // As lichess: nothing to decline or withdraw is not an error.
+        "no" if state.playable(&id).await?.view().takeback.is_none() => {
+            return Ok(Json(json!({ "ok": true })))
+        }
         "no" => Action::DeclineTakeback,
         other => {
             return Err(ApiError::BadRequest(format!(
@@ -37,17 +41,40 @@ pub async fn rematch(
     Authed(user): Authed,
     Path((id, answer)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = state
-        .game(&id)
-        .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-    let view = handle.view();
-    let me = handle
-        .color_of(user.id)
-        .ok_or_else(|| ApiError::Forbidden("you are not playing this game".into()))?;
+    // Live, or finished and only in the store (from before a restart).
+    let view = match state.live_or_stored(&id).await? {
+        LiveOrStored::Live(handle) => handle.view(),
+        LiveOrStored::Stored(view) => view,
+    };
+    let me = if view.white.id == user.id {
+        caissa_rules::Color::White
+    } else if view.black.id == user.id {
+        caissa_rules::Color::Black
+    } else {
+        return Err(ApiError::Forbidden("you are not playing this game".into()));
+    };
     if view.finish.is_none() {
         return Err(ApiError::BadRequest(
             "a rematch can be offered once the game is over".into(),
         ));
+    }
+    // One game at a time between the two: not a second rematch beside the first.
+    let opponent_id = if me == caissa_rules::Color::White {
+        view.black.id
+    } else {
+        view.white.id
+    };
+    if answer == "yes" {
+        let playing = state.games_of(user.id).into_iter().find(|g| {
+            let v = g.view();
+            v.white.id == opponent_id || v.black.id == opponent_id
+        });
+        if let Some(game) = playing {
+            return Err(ApiError::BadRequest(format!(
+                "you are already playing each other: game {}",
+                game.view().id
+            )));
+        }
     }
     let opponent = if me == caissa_rules::Color::White {
         &view.black
@@ -92,6 +119,7 @@ pub async fn rematch(
                 time_control: view.setup.time_control.clone(),
                 // Colours swapped: I take the colour my opponent had.
                 color: (!me).name().to_string(),
+                final_color: !me,
                 rated: view.rated,
                 ruleset: view.setup.ruleset,
                 created_at: crate::live::now_ms(),
@@ -110,15 +138,12 @@ pub async fn rematch(
                 .remove(&challenge);
             if let Some(c) = c {
                 state.forget_challenge(&c.id).await;
-                let other = if by == user.id {
-                    c.dest.as_ref().map_or(c.challenger.id, |d| d.id)
+                // The offerer withdraws it, or the opponent declines it.
+                if by == user.id {
+                    crate::api::cancelled(&state, &c);
                 } else {
-                    c.challenger.id
-                };
-                state.notify(
-                    other,
-                    &json!({ "type": "challengeDeclined", "challenge": crate::api::challenge_json(&c, "out") }),
-                );
+                    crate::api::declined(&state, &c, "generic");
+                }
             }
             Ok(Json(json!({ "ok": true })))
         }

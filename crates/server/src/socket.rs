@@ -140,10 +140,9 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
     let _presence = color.map(|c| handle.present(c));
     let _watcher = color.is_none().then(|| handle.watch());
     let (mut sink, mut stream) = socket.split();
-    let mut updates = handle.subscribe();
+    let (first, mut changes) = handle.follow();
     let mut presence = handle.presence();
     let mut last_presence = *presence.borrow_and_update();
-    let first = updates.borrow_and_update().clone();
     // The clocks as they are now, not as at the last move.
     let now = handle.view_now().await;
     let mut full = lichess::game_full(&now);
@@ -211,11 +210,8 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     break;
                 }
             }
-            changed = updates.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                let view = updates.borrow_and_update().clone();
+            view = changes.next() => {
+                let Some(view) = view else { break };
                 let message = state_message(&view, handle.watchers());
                 if sink.send(Message::Text(message.into())).await.is_err() {
                     break;

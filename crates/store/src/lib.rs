@@ -50,6 +50,46 @@ pub struct User {
     pub created_at: i64,
 }
 
+/// Which of a user's games to list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Finished games.
+    pub finished: bool,
+    /// Games being played.
+    pub ongoing: bool,
+    /// Only against this user.
+    pub vs: Option<i64>,
+    /// Only rated (`true`) or casual (`false`) games.
+    pub rated: Option<bool>,
+    /// Only as White (`true`) or as Black (`false`).
+    pub color_white: Option<bool>,
+    /// Only games created at or after this moment, ms.
+    pub since: Option<i64>,
+    /// Only games created at or before this moment, ms.
+    pub until: Option<i64>,
+    /// Oldest first instead of newest first.
+    pub oldest_first: bool,
+    /// At most this many.
+    pub limit: i64,
+}
+
+impl Default for GameFilter {
+    /// The finished games, newest first, a hundred at most.
+    fn default() -> GameFilter {
+        GameFilter {
+            finished: true,
+            ongoing: false,
+            vs: None,
+            rated: None,
+            color_white: None,
+            since: None,
+            until: None,
+            oldest_first: false,
+            limit: 100,
+        }
+    }
+}
+
 /// A challenge waiting for an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredChallenge {
@@ -451,25 +491,54 @@ impl Store {
         Ok(row.map(|r| r.try_get("at")).transpose()?)
     }
 
-    /// The ids of a user's games, newest first: the finished ones, the ongoing
-    /// ones, or both.
+    /// The ids of a user's games that pass `filter`, newest first unless it
+    /// says oldest.
     pub async fn game_ids_of_user(
         &self,
         user_id: i64,
-        limit: i64,
-        finished: bool,
-        ongoing: bool,
+        filter: &GameFilter,
     ) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id FROM games WHERE (white_id = ? OR black_id = ?) AND ((finished = 1 AND ?) OR (finished = 0 AND ?)) ORDER BY created_at DESC LIMIT ?",
-        )
-        .bind(user_id)
-        .bind(user_id)
-        .bind(finished)
-        .bind(ongoing)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+        let mut query = sqlx::QueryBuilder::new("SELECT id FROM games WHERE ");
+        match filter.color_white {
+            None => query
+                .push("(white_id = ")
+                .push_bind(user_id)
+                .push(" OR black_id = ")
+                .push_bind(user_id)
+                .push(")"),
+            Some(true) => query.push("white_id = ").push_bind(user_id),
+            Some(false) => query.push("black_id = ").push_bind(user_id),
+        };
+        query
+            .push(" AND ((finished = 1 AND ")
+            .push_bind(filter.finished)
+            .push(") OR (finished = 0 AND ")
+            .push_bind(filter.ongoing)
+            .push("))");
+        if let Some(vs) = filter.vs {
+            query
+                .push(" AND (white_id = ")
+                .push_bind(vs)
+                .push(" OR black_id = ")
+                .push_bind(vs)
+                .push(")");
+        }
+        if let Some(rated) = filter.rated {
+            query.push(" AND rated = ").push_bind(rated);
+        }
+        if let Some(since) = filter.since {
+            query.push(" AND created_at >= ").push_bind(since);
+        }
+        if let Some(until) = filter.until {
+            query.push(" AND created_at <= ").push_bind(until);
+        }
+        query.push(if filter.oldest_first {
+            " ORDER BY created_at ASC"
+        } else {
+            " ORDER BY created_at DESC"
+        });
+        query.push(" LIMIT ").push_bind(filter.limit);
+        let rows = query.build().fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| r.try_get("id").map_err(StoreError::from))
             .collect()
@@ -787,15 +856,54 @@ mod tests {
         assert!(back.finished);
         assert_eq!(back.result.as_deref(), Some("1-0"));
         assert!(store.live_games().await.unwrap().is_empty());
+        let finished = GameFilter::default();
         assert_eq!(
-            store.game_ids_of_user(b.id, 10, true, false).await.unwrap(),
+            store.game_ids_of_user(b.id, &finished).await.unwrap(),
             ["g1"]
         );
-        assert!(store
-            .game_ids_of_user(b.id, 10, false, true)
-            .await
-            .unwrap()
-            .is_empty());
+        let filters = [
+            GameFilter {
+                finished: false,
+                ongoing: true,
+                ..finished.clone()
+            },
+            GameFilter {
+                color_white: Some(true),
+                ..finished.clone()
+            },
+            GameFilter {
+                vs: Some(b.id + 100),
+                ..finished.clone()
+            },
+            GameFilter {
+                rated: Some(false),
+                ..finished.clone()
+            },
+            GameFilter {
+                since: Some(6),
+                ..finished.clone()
+            },
+            GameFilter {
+                until: Some(4),
+                ..finished.clone()
+            },
+        ];
+        for filter in filters {
+            let ids = store.game_ids_of_user(b.id, &filter).await.unwrap();
+            assert!(ids.is_empty(), "{filter:?}: {ids:?}");
+        }
+        let as_black = GameFilter {
+            color_white: Some(false),
+            vs: Some(a.id),
+            rated: Some(true),
+            since: Some(5),
+            until: Some(5),
+            ..finished
+        };
+        assert_eq!(
+            store.game_ids_of_user(b.id, &as_black).await.unwrap(),
+            ["g1"]
+        );
         store
             .create_token(a.id, "h", "board:play", 9)
             .await
