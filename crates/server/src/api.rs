@@ -20,7 +20,7 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::auth::Authed;
 use crate::error::ApiError;
-use crate::live::{now_ms, Player};
+use crate::live::{now_ms, Player, View};
 use crate::{lichess, new_id, AppState, Challenge, LiveOrStored};
 
 /// The whole API.
@@ -28,6 +28,15 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/account", get(account))
+        .route("/api/account/playing", get(crate::lookups::playing))
+        .route("/api/challenge", get(crate::lookups::challenges))
+        .route("/api/users/status", get(crate::lookups::users_status))
+        .route(
+            "/api/user/{username}/current-game",
+            get(crate::lookups::current_game),
+        )
+        .route("/api/games/export/_ids", post(crate::lookups::export_ids))
+        .route("/api/tv/channels", get(crate::lookups::tv_channels))
         .route("/api/register", post(crate::accounts::register))
         .route("/api/login", post(crate::accounts::login))
         .route("/api/guest", post(crate::accounts::guest))
@@ -63,6 +72,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/board/game/{id}/draw/{accept}", post(draw))
         .route("/api/board/game/{id}/claim-victory", post(claim_victory))
         .route("/api/board/game/{id}/claim-draw", post(claim_draw))
+        .route(
+            "/api/board/game/{id}/chat",
+            get(crate::chat::get).post(crate::chat::post),
+        )
         .route(
             "/api/board/game/{id}/takeback/{accept}",
             post(crate::rematch::takeback),
@@ -138,7 +151,10 @@ async fn account(
 }
 
 /// Reads a form or JSON body into flat string fields.
-fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>, ApiError> {
+pub(crate) fn fields(
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<HashMap<String, String>, ApiError> {
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -723,6 +739,7 @@ async fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Re
     let presence = color.map(|c| handle.present(c));
     let watcher = color.is_none().then(|| handle.watch());
     let mut gone = handle.presence();
+    let mut chat = handle.chat.follow();
     tokio::spawn(async move {
         // The clocks as they are now, not as at the last move.
         let full = lichess::game_full(&*handle.view_now().await);
@@ -760,6 +777,11 @@ async fn stream_game(state: &AppState, id: &str, user: Option<i64>) -> Result<Re
                     opponent_was_gone = is_gone;
                     format!("{}\n", lichess::opponent_gone(&handle, !mine, is_gone))
                 }
+                // The players' streams carry the chat, as on lichess.
+                line = chat.recv(), if color.is_some() => match line {
+                    Ok(line) => format!("{}\n", line.json()),
+                    Err(_) => continue,
+                },
                 () = tokio::time::sleep(Duration::from_secs(3)) => "\n".to_string(),
             };
             if tx.send(line).is_err() {
@@ -915,40 +937,37 @@ async fn export(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let view = match state.game(&id) {
-        Some(handle) => {
-            let pgn = handle.pgn().await;
-            let mut view = (*handle.view()).clone();
-            view.pgn = Some(pgn);
-            std::sync::Arc::new(view)
-        }
-        None => {
-            let stored = state
-                .store
-                .game(&id)
-                .await?
-                .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-            std::sync::Arc::new(state.stored_view(&stored).await?)
-        }
-    };
+    let view = exported(&state, &id, &site_of(&headers)).await?;
     let wants_json = query.get("format").is_some_and(|f| f == "json")
         || headers
             .get(header::ACCEPT)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.contains("application/json"));
-    let site = format!("{}/game/{id}", site_of(&headers));
-    let pgn = lichess::with_site(view.pgn.as_deref().unwrap_or_default(), &site);
     if wants_json {
-        let mut view = (*view).clone();
-        view.pgn = Some(pgn);
         return Ok(Json(lichess::game_json(&view)).into_response());
     }
     Ok((
         StatusCode::OK,
         [(header::CONTENT_TYPE, "application/x-chess-pgn")],
-        pgn,
+        view.pgn.unwrap_or_default(),
     )
         .into_response())
+}
+
+/// A game as exports give it, live or stored, its PGN complete with the `Site`
+/// tag (`site`: this server as the client sees it, from [`site_of`]).
+pub(crate) async fn exported(state: &AppState, id: &str, site: &str) -> Result<View, ApiError> {
+    let mut view = match state.live_or_stored(id).await? {
+        LiveOrStored::Live(handle) => {
+            let mut view = (*handle.view()).clone();
+            view.pgn = Some(handle.pgn().await);
+            view
+        }
+        LiveOrStored::Stored(view) => (*view).clone(),
+    };
+    let pgn = view.pgn.as_deref().unwrap_or_default();
+    view.pgn = Some(lichess::with_site(pgn, &format!("{site}/game/{id}")));
+    Ok(view)
 }
 
 async fn user_games(
@@ -1007,13 +1026,8 @@ async fn user_games(
             if sent == max {
                 break;
             }
-            let view = match state.live_or_stored(&id).await {
-                Ok(LiveOrStored::Live(handle)) => {
-                    let mut view = (*handle.view()).clone();
-                    view.pgn = Some(handle.pgn().await);
-                    view
-                }
-                Ok(LiveOrStored::Stored(view)) => (*view).clone(),
+            let view = match exported(&state, &id, &site).await {
+                Ok(view) => view,
                 Err(e) => {
                     tracing::warn!("exporting game {id}: {e}");
                     continue;
@@ -1027,9 +1041,6 @@ async fn user_games(
                 continue;
             }
             sent += 1;
-            let mut view = view;
-            let pgn = view.pgn.as_deref().unwrap_or_default();
-            view.pgn = Some(lichess::with_site(pgn, &format!("{site}/game/{id}")));
             let chunk = if ndjson {
                 format!("{}\n", lichess::game_json(&view))
             } else {
@@ -1131,7 +1142,7 @@ async fn games_filter(
 
 /// This server as the client sees it, `http://host` (or `https` behind a proxy
 /// that says so), for the PGN `Site` tag.
-fn site_of(headers: &HeaderMap) -> String {
+pub(crate) fn site_of(headers: &HeaderMap) -> String {
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())

@@ -10,6 +10,7 @@ mod analysis;
 mod api;
 pub mod assets;
 pub mod auth;
+mod chat;
 pub mod computer;
 mod edges;
 mod error;
@@ -17,6 +18,7 @@ mod lichess;
 mod limits;
 mod live;
 mod lobby;
+mod lookups;
 mod metrics;
 mod ratings;
 mod rematch;
@@ -496,6 +498,22 @@ impl AppState {
         if let Some(senders) = listeners.get_mut(&user) {
             senders.retain(|tx| tx.send(line.clone()).is_ok());
         }
+    }
+
+    /// Whether `user` has an event stream open, or a connection to a live game.
+    pub(crate) fn is_online(&self, user: i64) -> bool {
+        let listening = self
+            .inner
+            .listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&user)
+            .is_some_and(|senders| senders.iter().any(|tx| !tx.is_closed()));
+        listening
+            || self.games_of(user).iter().any(|g| {
+                g.color_of(user)
+                    .is_some_and(|c| g.presence().borrow()[c.index()].connections > 0)
+            })
     }
 
     fn listen(&self, user: i64) -> mpsc::UnboundedReceiver<String> {

@@ -14,6 +14,8 @@ pub enum Kind {
     GameAction,
     /// Seeks and challenges.
     Seek,
+    /// Chat lines.
+    Chat,
 }
 
 impl Kind {
@@ -24,6 +26,8 @@ impl Kind {
             Kind::GameAction => (30.0, 100.0),
             // 10 at once, then one every 6 s (10 a minute).
             Kind::Seek => (10.0, 6_000.0),
+            // 5 at once, then one every 2 s.
+            Kind::Chat => (5.0, 2_000.0),
         }
     }
 
@@ -31,6 +35,7 @@ impl Kind {
         match self {
             Kind::GameAction => "game actions",
             Kind::Seek => "seeks and challenges",
+            Kind::Chat => "chat lines",
         }
     }
 }

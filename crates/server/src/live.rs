@@ -247,6 +247,8 @@ pub struct GameHandle {
     tx: mpsc::Sender<Command>,
     view: watch::Receiver<Arc<View>>,
     changes: broadcast::Sender<Arc<View>>,
+    /// The game's chat, while it is live.
+    pub chat: Arc<crate::chat::Chat>,
     presence: Arc<watch::Sender<[Presence; 2]>>,
     watchers: Arc<std::sync::atomic::AtomicUsize>,
 }
@@ -633,6 +635,7 @@ pub fn spawn(
         tx,
         view: view_rx,
         changes,
+        chat: Arc::default(),
         presence: Arc::new(watch::channel([Presence::default(); 2]).0),
         watchers: Arc::default(),
     }

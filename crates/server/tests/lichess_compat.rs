@@ -904,3 +904,144 @@ async fn sessions_log_in_out_and_say_what_went_wrong() {
     assert_eq!(gone.status(), 401);
     server.task.abort();
 }
+
+#[tokio::test]
+async fn players_chat_and_the_opponents_stream_carries_it() {
+    let (server, client, anna, boris, id) = game("chat", &BLITZ_AS_WHITE).await;
+    let db = temp_db_path("chat");
+    let carl = user_with_token(&db, "Carl").await;
+    let boris_stream = client
+        .get(server.url(&format!("/api/board/game/stream/{id}")))
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap();
+    let chat = server.url(&format!("/api/board/game/{id}/chat"));
+    let say = |token: &str, room: &str, text: &str| {
+        let (client, chat, token) = (client.clone(), chat.clone(), token.to_string());
+        let form = [
+            ("room".to_string(), room.to_string()),
+            ("text".to_string(), text.to_string()),
+        ];
+        async move {
+            let response = client
+                .post(chat)
+                .bearer_auth(token)
+                .form(&form)
+                .send()
+                .await
+                .unwrap();
+            response.status().as_u16()
+        }
+    };
+    assert_eq!(say(&anna, "player", "Good luck!").await, 200);
+    let lines = read_lines(boris_stream, |v| v["type"] == "chatLine").await;
+    let line = lines.last().unwrap();
+    assert_eq!(
+        (&line["room"], &line["username"], &line["text"]),
+        (
+            &json_str("player"),
+            &json_str("Anna"),
+            &json_str("Good luck!")
+        )
+    );
+    // Only the players write in the player room; lines are short.
+    assert_eq!(say(&carl, "player", "hi").await, 403);
+    assert_eq!(say(&carl, "spectator", "hi").await, 200);
+    assert_eq!(say(&anna, "player", &"x".repeat(141)).await, 400);
+    assert_eq!(say(&anna, "lobby", "hi").await, 400);
+    let history: Value = client
+        .get(&chat)
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        history,
+        serde_json::json!([{ "user": "Anna", "text": "Good luck!" }])
+    );
+    server.task.abort();
+}
+
+#[tokio::test]
+async fn what_lichess_bots_look_up_besides_the_board_api() {
+    let (server, client, anna, boris, id) = game("lookups", &BLITZ_AS_WHITE).await;
+    let get = |path: String, token: &str| {
+        let (client, token) = (client.clone(), token.to_string());
+        let url = server.url(&path);
+        async move {
+            client
+                .get(url)
+                .bearer_auth(token)
+                .header("accept", "application/json")
+                .send()
+                .await
+                .unwrap()
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
+    // The games being played, with whose turn it is and the time left.
+    let playing = get("/api/account/playing".into(), &anna).await;
+    let game = &playing["nowPlaying"][0];
+    assert_eq!(
+        (&game["gameId"], &game["color"], &game["isMyTurn"]),
+        (&json_str(&id), &json_str("white"), &Value::Bool(true)),
+        "{playing}"
+    );
+    assert_eq!(game["secondsLeft"], 300);
+    // The challenges waiting, both ways.
+    let (_, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[("clock.limit", "60")],
+    )
+    .await;
+    let waiting = get("/api/challenge".into(), &boris).await;
+    assert_eq!(waiting["in"][0]["id"], challenge["id"], "{waiting}");
+    assert_eq!(
+        get("/api/challenge".into(), &anna).await["out"][0]["id"],
+        challenge["id"]
+    );
+    // Who is online and playing.
+    let anna_events = client
+        .get(server.url("/api/stream/event"))
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap();
+    let status = get("/api/users/status?ids=anna,boris,nobody".into(), &anna).await;
+    assert_eq!(status.as_array().unwrap().len(), 2, "{status}");
+    assert_eq!(
+        (&status[0]["online"], &status[0]["playing"]),
+        (&Value::Bool(true), &Value::Bool(true)),
+        "{status}"
+    );
+    assert_eq!(status[1]["online"], false, "{status}");
+    drop(anna_events);
+    // A user's current game, and games by id.
+    assert_eq!(
+        get("/api/user/boris/current-game".into(), &anna).await["id"],
+        *id
+    );
+    let pgns = client
+        .post(server.url("/api/games/export/_ids"))
+        .body(format!("{id},nosuchgame"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(pgns.matches("[Event ").count(), 1, "{pgns}");
+    assert!(pgns.contains(&format!("[GameId \"{id}\"]")), "{pgns}");
+    // The best game of each speed.
+    let channels = get("/api/tv/channels".into(), &anna).await;
+    assert_eq!(channels["blitz"]["gameId"], *id, "{channels}");
+    server.task.abort();
+}
