@@ -20,6 +20,7 @@ mod bitboard;
 mod board;
 mod castling;
 mod color;
+mod explain;
 pub mod fen;
 mod history;
 mod material;

@@ -106,6 +106,11 @@ pub struct Position {
     pub(crate) castling: Bitboard,
     /// Only set when an en-passant capture is actually legal.
     pub(crate) ep_square: Option<Square>,
+    /// The square the last move's double step skipped next to an enemy pawn, kept
+    /// even when capturing en passant would expose the king: only to say so when
+    /// asked why the capture is illegal. Not part of the position's identity (Laws
+    /// 9.2.3 go by `ep_square`).
+    pub(crate) double_step: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) hash: u64,
@@ -207,6 +212,7 @@ impl Position {
             turn,
             castling: setup.castling_rights,
             ep_square: None,
+            double_step: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
             hash: 0,
@@ -481,6 +487,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             hash ^= zobrist::en_passant(ep.file().index());
         }
+        self.double_step = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
@@ -542,6 +549,7 @@ impl Position {
                     });
                     if (attacks::pawn_attacks(us, skipped) & their_pawns).is_nonempty() {
                         self.ep_square = Some(skipped);
+                        self.double_step = Some(skipped);
                     }
                 }
             } else if role == Role::King {
@@ -575,6 +583,7 @@ impl Position {
         if let Some(ep) = pos.ep_square.take() {
             pos.hash ^= zobrist::en_passant(ep.file().index());
         }
+        pos.double_step = None;
         pos.turn = !pos.turn;
         pos.halfmoves = pos.halfmoves.saturating_add(1);
         Some(pos)

@@ -19,6 +19,7 @@
 use core::fmt;
 
 use crate::attacks;
+use crate::explain;
 use crate::movegen::PushMove;
 use crate::{Bitboard, CastlingSide, File, Move, Position, Rank, Role, Square};
 
@@ -360,7 +361,7 @@ impl San {
                 .iter()
                 .copied()
                 .find(|m| m.is_castle() && CastlingSide::of(m.from(), m.to()) == side)
-                .ok_or_else(|| illegal(castle_reason(pos, side))),
+                .ok_or_else(|| illegal(explain::no_castling(pos, side))),
             San::Normal {
                 role,
                 file,
@@ -400,21 +401,18 @@ impl San {
                     };
                     found.retain(|m| m.promotion_role() == Some(promo));
                 } else if promotion.is_some() && !found.is_empty() {
-                    return Err(illegal(format!("a pawn on {to} does not promote")));
+                    return Err(illegal(if role == Role::Pawn {
+                        format!(
+                            "a pawn promotes only on reaching the {} rank",
+                            pos.turn().fold("8th", "1st")
+                        )
+                    } else {
+                        "only a pawn can promote".to_string()
+                    }));
                 }
                 match found.len() {
                     1 => Ok(found[0]),
-                    0 => {
-                        let us = pos.turn();
-                        let mut origins = pos.board().by_piece(crate::Piece { color: us, role });
-                        if let Some(f) = file {
-                            origins &= Bitboard::from_file(f);
-                        }
-                        if let Some(r) = rank {
-                            origins &= Bitboard::from_rank(r);
-                        }
-                        Err(illegal(no_move_reason(pos, role, origins, to)))
-                    }
+                    0 => Err(illegal(explain::no_move(pos, role, file, rank, to))),
                     _ => {
                         let squares: Vec<String> =
                             found.iter().map(|m| m.from().to_string()).collect();
@@ -571,65 +569,6 @@ fn candidates(pos: &Position, role: Role, to: Square) -> Bitboard {
     let mut found = Candidates::default();
     matching_moves(pos, role, to, None, None, &mut found);
     found.iter().map(|m| m.from()).collect()
-}
-
-fn no_move_reason(pos: &Position, role: Role, origins: Bitboard, to: Square) -> String {
-    let color = pos.turn().name();
-    if origins.is_empty() {
-        return format!("{color} has no {} that could move there", role.name());
-    }
-    if pos.board().color_at(to) == Some(pos.turn()) {
-        return format!("{to} is occupied by {color}'s own piece");
-    }
-    let occupied = pos.board().occupied();
-    let reaches = origins.into_iter().any(|from| {
-        let piece = crate::Piece {
-            color: pos.turn(),
-            role,
-        };
-        let pushes = if role == Role::Pawn {
-            let one = Bitboard::from_square(from).forward(pos.turn());
-            one | (one & !occupied).forward(pos.turn())
-        } else {
-            Bitboard::EMPTY
-        };
-        (attacks::attacks(piece, from, occupied) | pushes).contains(to)
-    });
-    if reaches && pos.is_check() {
-        "it does not get the king out of check".to_string()
-    } else if reaches {
-        "it would expose the king to check".to_string()
-    } else {
-        format!("no {color} {} can move to {to}", role.name())
-    }
-}
-
-fn castle_reason(pos: &Position, side: CastlingSide) -> String {
-    if pos.castling_rook(pos.turn(), side).is_none() {
-        format!(
-            "{} has no right to castle {}",
-            pos.turn().name(),
-            match side {
-                CastlingSide::KingSide => "king-side",
-                CastlingSide::QueenSide => "queen-side",
-            }
-        )
-    } else if pos.is_check() {
-        "the king is in check".to_string()
-    } else {
-        let us = pos.turn();
-        let king = pos.king(us);
-        let rook = pos.castling_rook(us, side).unwrap_or(king);
-        let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-        let path = attacks::between(king, side.king_to(us))
-            | Bitboard::from_square(side.king_to(us))
-            | attacks::between(rook, side.rook_to(us))
-            | Bitboard::from_square(side.rook_to(us));
-        match (path & pos.board().occupied() & !movers).first() {
-            Some(sq) => format!("{sq} is not empty"),
-            None => "the king would pass through or land on an attacked square".to_string(),
-        }
-    }
 }
 
 impl fmt::Display for San {

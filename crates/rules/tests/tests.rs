@@ -2,6 +2,7 @@
 
 mod differential;
 mod fuzz;
+mod illegal;
 mod laws;
 mod perft;
 mod properties;
