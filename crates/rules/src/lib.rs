@@ -19,6 +19,7 @@ pub mod attacks;
 mod bitboard;
 mod board;
 mod castling;
+pub mod chess960;
 mod color;
 mod explain;
 pub mod fen;
