@@ -292,7 +292,8 @@ pub(crate) fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "status": "created",
         "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name },
         "destUser": c.dest.as_ref().map(|d| json!({ "id": d.name.to_lowercase(), "name": d.name })),
-        "variant": { "key": "standard", "name": "Standard", "short": "Std" },
+        "variant": lichess::variant(c.fen.is_some(), c.chess960),
+        "initialFen": c.fen.as_deref().unwrap_or("startpos"),
         "rated": c.rated,
         "speed": lichess::speed(tc),
         "timeControl": time_control,
@@ -466,6 +467,12 @@ fn new_challenge(
             "a game without a clock cannot be rated".into(),
         ));
     }
+    let (fen, chess960) = variant_of(f)?;
+    if rated && fen.is_some() {
+        return Err(ApiError::BadRequest(
+            "only standard games from the usual start can be rated".into(),
+        ));
+    }
     state
         .inner
         .limits
@@ -481,7 +488,51 @@ fn new_challenge(
         ruleset,
         created_at: now_ms(),
         rematch_of: None,
+        fen,
+        chess960,
     })
+}
+
+/// The starting position a challenge asks for (lichess's `variant` and `fen`):
+/// `standard` (the usual start, or `fen`), `chess960` (a random one of the 960,
+/// or `fen`), `fromPosition` (`fen`). `None` for the usual start.
+fn variant_of(f: &HashMap<String, String>) -> Result<(Option<String>, bool), ApiError> {
+    let variant = f.get("variant").map_or("standard", String::as_str);
+    let fen = f.get("fen").map(|s| s.trim()).filter(|s| !s.is_empty());
+    let (text, chess960) = match (variant, fen) {
+        ("standard", None) => return Ok((None, false)),
+        ("standard" | "fromPosition", Some(fen)) => (fen.to_string(), false),
+        ("fromPosition", None) => {
+            return Err(ApiError::BadRequest(
+                "variant fromPosition needs a fen".into(),
+            ))
+        }
+        ("chess960", Some(fen)) => (fen.to_string(), true),
+        ("chess960", None) => {
+            let n = rand::random::<u16>() % caissa_rules::chess960::COUNT;
+            let fen = caissa_rules::chess960::start_fen(n).unwrap_or_default();
+            return Ok((Some(fen), true));
+        }
+        (other, _) => {
+            return Err(ApiError::BadRequest(format!(
+                "variant {other:?} is not played here: standard, chess960 or fromPosition"
+            )))
+        }
+    };
+    let position = if chess960 {
+        caissa_rules::fen::parse_with_mode(&text, caissa_rules::CastlingMode::Chess960)
+    } else {
+        caissa_rules::fen::parse(&text)
+    }
+    .map_err(|e| ApiError::BadRequest(format!("fen {text:?}: {e}")))?;
+    if position.legal_moves().is_empty() {
+        return Err(ApiError::BadRequest(format!(
+            "fen {text:?}: the side to move has no legal move"
+        )));
+    }
+    // Castling rights written Chess960's way make it a Chess960 game.
+    let chess960 = chess960 || position.castling_mode().is_chess960();
+    Ok((Some(position.fen()), chess960))
 }
 
 /// Keeps a challenge open (stored first, so that it outlives a restart) and tells
@@ -557,7 +608,9 @@ pub(crate) async fn start_challenge(state: &AppState, c: Challenge) -> Result<()
     } else {
         (dest, &c.challenger)
     };
-    let setup = GameSetup::new(&white.name, &black.name, c.ruleset, c.time_control.clone());
+    let mut setup = GameSetup::new(&white.name, &black.name, c.ruleset, c.time_control.clone());
+    setup.fen = c.fen.clone();
+    setup.chess960 = c.chess960;
     let white = Player::new(white.id, white.name.clone());
     let black = Player::new(black.id, black.name.clone());
     state.start_game(c.id, white, black, setup, c.rated).await?;
@@ -1228,6 +1281,12 @@ async fn seek(
         }
     };
     let (time_control, ruleset) = game_terms(&f, time_control)?;
+    // Seeks pair standard games; other variants are played by challenge.
+    if let Some(variant) = f.get("variant").filter(|v| v.as_str() != "standard") {
+        return Err(ApiError::BadRequest(format!(
+            "variant {variant:?}: seeks are for standard games (challenge a player for chess960 or a position)"
+        )));
+    }
     let correspondence = time_control.periods.is_empty();
     let rated = flag(&f, "rated")?;
     let rating_range = match f.get("ratingRange").filter(|r| !r.is_empty()) {
@@ -1345,7 +1404,8 @@ async fn challenge_computer(
     } else {
         (&computer, &user)
     };
-    let setup = GameSetup::new(&white.name, &black.name, Ruleset::Online, time_control);
+    let mut setup = GameSetup::new(&white.name, &black.name, Ruleset::Online, time_control);
+    (setup.fen, setup.chess960) = variant_of(&f)?;
     let id = new_id();
     let handle = state
         .start_game(

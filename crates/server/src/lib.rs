@@ -60,6 +60,10 @@ pub struct Challenge {
     pub created_at: u64,
     /// The finished game this challenge offers to play again, colours swapped.
     pub rematch_of: Option<String>,
+    /// The starting position, if not the usual one (FEN).
+    pub fen: Option<String>,
+    /// Whether the game is Chess960.
+    pub chess960: bool,
 }
 
 /// The challenger's colour for `white`, `black` or `random` (drawn now).
@@ -83,6 +87,10 @@ struct ChallengeTerms {
     rated: bool,
     ruleset: caissa_arbiter::Ruleset,
     rematch_of: Option<String>,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    chess960: bool,
 }
 
 /// Shared server state: cheap to clone.
@@ -388,6 +396,8 @@ impl AppState {
             rated: c.rated,
             ruleset: c.ruleset,
             rematch_of: c.rematch_of.clone(),
+            fen: c.fen.clone(),
+            chess960: c.chess960,
         };
         let stored = caissa_store::StoredChallenge {
             id: c.id.clone(),
@@ -446,6 +456,8 @@ impl AppState {
                 ruleset: terms.ruleset,
                 created_at: stored.created_at as u64,
                 rematch_of: terms.rematch_of,
+                fen: terms.fen,
+                chess960: terms.chess960,
             };
             self.inner
                 .challenges
@@ -845,6 +857,9 @@ pub async fn serve_on(
 /// The positions of a game from its start, one per move played.
 fn positions_of(view: &View) -> Option<Vec<caissa_rules::Position>> {
     let mut pos = match &view.setup.fen {
+        Some(fen) if view.setup.chess960 => {
+            caissa_rules::fen::parse_with_mode(fen, caissa_rules::CastlingMode::Chess960).ok()?
+        }
         Some(fen) => caissa_rules::Position::from_fen(fen).ok()?,
         None => caissa_rules::Position::new(),
     };

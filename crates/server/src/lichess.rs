@@ -24,6 +24,16 @@ pub fn speed(tc: &TimeControl) -> &'static str {
     }
 }
 
+/// lichess's `variant` object: Chess960, a game from a set-up position
+/// (`fromPosition`), or the standard game.
+pub fn variant(from_position: bool, chess960: bool) -> Value {
+    match (chess960, from_position) {
+        (true, _) => json!({ "key": "chess960", "name": "Chess960", "short": "960" }),
+        (false, true) => json!({ "key": "fromPosition", "name": "From Position", "short": "FEN" }),
+        (false, false) => json!({ "key": "standard", "name": "Standard", "short": "Std" }),
+    }
+}
+
 fn clock(tc: &TimeControl) -> Value {
     match tc.periods.first() {
         Some(p) => json!({ "initial": p.base_ms, "increment": p.increment_ms }),
@@ -109,11 +119,7 @@ pub fn game_full(view: &View) -> Value {
         "rated": view.rated,
         "ruleset": view.setup.ruleset.name(),
         "timeControl": tc.to_string(),
-        "variant": if view.setup.chess960 {
-            json!({ "key": "chess960", "name": "Chess960", "short": "960" })
-        } else {
-            json!({ "key": "standard", "name": "Standard", "short": "Std" })
-        },
+        "variant": variant(view.setup.fen.is_some(), view.setup.chess960),
         "clock": clock(tc),
         "speed": speed(tc),
         "perf": { "name": speed(tc) },
@@ -153,7 +159,7 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
             "perf": speed(&view.setup.time_control),
             "source": "friend",
             "status": { "name": status(view) },
-            "variant": { "key": if view.setup.chess960 { "chess960" } else { "standard" } },
+            "variant": variant(view.setup.fen.is_some(), view.setup.chess960),
             "hasMoved": !view.moves.is_empty(),
             "winner": winner(view),
         }
@@ -166,7 +172,7 @@ pub fn game_json(view: &View) -> Value {
     let mut game = json!({
         "id": view.id,
         "rated": view.rated,
-        "variant": if view.setup.chess960 { "chess960" } else { "standard" },
+        "variant": variant(view.setup.fen.is_some(), view.setup.chess960)["key"],
         "speed": speed(tc),
         "perf": speed(tc),
         "createdAt": view.created_at,
@@ -184,6 +190,9 @@ pub fn game_json(view: &View) -> Value {
     }
     if let Some(pgn) = &view.pgn {
         game["pgn"] = json!(pgn);
+    }
+    if let Some(fen) = &view.setup.fen {
+        game["initialFen"] = json!(fen);
     }
     game
 }

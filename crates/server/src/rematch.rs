@@ -124,6 +124,9 @@ pub async fn rematch(
                 ruleset: view.setup.ruleset,
                 created_at: crate::live::now_ms(),
                 rematch_of: Some(id.clone()),
+                // The same position again (a new Chess960 one would be a new game).
+                fen: view.setup.fen.clone(),
+                chess960: view.setup.chess960,
             };
             let answer = json!({ "ok": true, "challenge": challenge.id });
             crate::api::offer_challenge(&state, challenge).await?;

@@ -1045,3 +1045,92 @@ async fn what_lichess_bots_look_up_besides_the_board_api() {
     assert_eq!(channels["blitz"]["gameId"], *id, "{channels}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn challenges_from_a_position_or_chess960_play_it_and_bad_ones_say_why() {
+    // From a position: the game starts there, and the PGN says so.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40";
+    let (server, client, anna, boris, id) = game(
+        "from-position",
+        &[("clock.limit", "300"), ("color", "white"), ("fen", fen)],
+    )
+    .await;
+    let full = game_full(&server, &client, &id, &anna).await;
+    assert_eq!(full["initialFen"], fen, "{full}");
+    assert_eq!(full["variant"]["key"], "fromPosition");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/e2e4")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let pgn = client
+        .get(server.url(&format!("/game/export/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        pgn.contains(&format!("[FEN \"{fen}\"]")) && pgn.contains("40. e4"),
+        "{pgn}"
+    );
+    // Chess960 without a position: one of the 960, the same for both players.
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[("clock.limit", "300"), ("variant", "chess960")],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    assert_eq!(challenge["variant"]["key"], "chess960");
+    let start = challenge["initialFen"].as_str().unwrap().to_string();
+    assert!(start.contains("/pppppppp/8/8/8/8/PPPPPPPP/"), "{start}");
+    let chess960 = challenge["id"].as_str().unwrap();
+    post(
+        &client,
+        server.url(&format!("/api/challenge/{chess960}/accept")),
+        &boris,
+        &[],
+    )
+    .await;
+    let full = game_full(&server, &client, chess960, &boris).await;
+    assert_eq!(
+        (&full["variant"]["key"], &full["initialFen"]),
+        (&json_str("chess960"), &json_str(&start))
+    );
+    // What cannot be played is refused, naming what is wrong.
+    for (form, says) in [
+        (vec![("variant", "atomic")], "atomic"),
+        (vec![("variant", "fromPosition")], "needs a fen"),
+        (vec![("fen", "not a fen")], "fen"),
+        (vec![("fen", "k7/8/8/8/8/8/8/8 w - - 0 1")], "fen"),
+        (
+            vec![("fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")],
+            "no legal move",
+        ),
+        (vec![("fen", fen), ("rated", "true")], "rated"),
+    ] {
+        let mut form = form;
+        form.push(("clock.limit", "300"));
+        let (status, body) = post(&client, server.url("/api/challenge/Boris"), &anna, &form).await;
+        assert_eq!(status, 400, "{form:?}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(says),
+            "{form:?}: {body}"
+        );
+    }
+    let (status, body) = post(
+        &client,
+        server.url("/api/board/seek"),
+        &anna,
+        &[("time", "5"), ("variant", "chess960")],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    server.task.abort();
+}
