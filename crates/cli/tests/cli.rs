@@ -527,10 +527,13 @@ fn replay_illegal_move_names_the_ply() {
 }
 
 #[test]
-fn replay_illegal_uci_move_names_the_ply() {
+fn replay_illegal_uci_move_names_the_ply_and_the_rule() {
     let err = fails(&["replay", "e2e4", "e7e4"]);
     assert!(err.contains("ply 2"), "{err}");
     assert!(err.contains("e7e4"), "{err}");
+    // A pawn "capture" onto an empty square is not a king-safety matter (3.7.3).
+    let err = fails(&["replay", "e2d3"]);
+    assert!(err.contains("diagonally only to capture"), "{err}");
 }
 
 #[test]

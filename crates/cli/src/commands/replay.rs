@@ -21,11 +21,8 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
         if let Ok(m) = uci.to_move(pos) {
             return Ok(m);
         }
-        if let UciMove::Normal { .. } = uci {
-            if pos.parse_san(text).is_err() {
-                return Err(format!("{text} is not a legal move in this position"));
-            }
-        }
+        // Not legal as UCI: the SAN reader (which also reads coordinates) says
+        // which rule it breaks.
     }
     pos.parse_san(text).map_err(|e| e.to_string())
 }
