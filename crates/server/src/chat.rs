@@ -1,11 +1,8 @@
 //! A game's chat, as the lichess Board API has it: two rooms, `player` (the two
 //! players) and `spectator` (anyone else signed in); `POST` a line, `GET` the
 //! players' room, and every line arrives on the players' game streams as a
-//! `chatLine`. Kept in memory while the game is live, like lichess's bots expect
-//! (they greet and say goodbye), not stored.
-
-use std::collections::HashMap;
-use std::sync::Mutex;
+//! `chatLine`. A line is stored before its writer is told it was said, so it is
+//! there after a restart and after the game, like the moves.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -17,12 +14,13 @@ use tokio::sync::broadcast;
 use crate::auth::Authed;
 use crate::error::ApiError;
 use crate::limits::Kind;
-use crate::AppState;
+use crate::live::{now_ms, View};
+use crate::{AppState, LiveOrStored};
 
 /// The longest line, in characters (lichess's).
 const MAX_CHARS: usize = 140;
-/// Lines kept per room.
-const KEPT: usize = 200;
+/// The most lines a reader is given, per room.
+const KEPT: i64 = 200;
 
 /// One line of a room.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,16 +40,14 @@ impl Line {
     }
 }
 
-/// A game's two rooms and the lines as they come.
+/// The lines of a live game's chat as they are said, for its streams.
 pub struct Chat {
-    rooms: Mutex<HashMap<&'static str, Vec<Line>>>,
     lines: broadcast::Sender<Line>,
 }
 
 impl Default for Chat {
     fn default() -> Chat {
         Chat {
-            rooms: Mutex::default(),
             lines: broadcast::channel(16).0,
         }
     }
@@ -63,24 +59,19 @@ impl Chat {
         self.lines.subscribe()
     }
 
-    fn say(&self, line: Line) {
-        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
-        let room = rooms.entry(line.room).or_default();
-        if room.len() == KEPT {
-            room.remove(0);
-        }
-        room.push(line.clone());
+    fn said(&self, line: Line) {
         let _ = self.lines.send(line);
-    }
-
-    fn room(&self, room: &str) -> Vec<Line> {
-        let rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
-        rooms.get(room).cloned().unwrap_or_default()
     }
 }
 
-/// `POST /api/board/game/{id}/chat` (`room`, `text`): a line in a room of a live
-/// game; the players' room is the players' own.
+/// Whether `user` is one of the game's players.
+fn plays(view: &View, user: i64) -> bool {
+    user == view.white.id || user == view.black.id
+}
+
+/// `POST /api/board/game/{id}/chat` (`room`, `text`): a line in a room of a game,
+/// during it or after (players say "good game"); the players' room is the
+/// players' own.
 pub async fn post(
     State(state): State<AppState>,
     Authed(user): Authed,
@@ -105,32 +96,51 @@ pub async fn post(
             "text: a line has 1 to {MAX_CHARS} characters, not {chars}"
         )));
     }
-    let handle = state.playable(&id).await?;
-    if room == "player" && handle.color_of(user.id).is_none() {
+    let (view, live) = match state.live_or_stored(&id).await? {
+        LiveOrStored::Live(handle) => (handle.view(), Some(handle)),
+        LiveOrStored::Stored(view) => (view, None),
+    };
+    if room == "player" && !plays(&view, user.id) {
         return Err(ApiError::Forbidden(
             "only the players write in the player room".into(),
         ));
     }
     state.inner.limits.take(user.id, Kind::Chat)?;
-    handle.chat.say(Line {
-        room,
+    let stored = caissa_store::ChatLine {
+        room: room.to_string(),
         username: user.name,
         text: text.to_string(),
-    });
+        at: now_ms() as i64,
+    };
+    state.store.add_chat_line(&id, &stored).await?;
+    if let Some(handle) = live {
+        handle.chat.said(Line {
+            room,
+            username: stored.username,
+            text: stored.text,
+        });
+    }
     Ok(Json(json!({ "ok": true })))
 }
 
-/// `GET /api/board/game/{id}/chat`: the players' room, oldest first (empty once
-/// the game is over).
+/// `GET /api/board/game/{id}/chat`: the last lines of a game's chat, oldest first,
+/// live or finished: the players' room for its players, the spectators' room
+/// for anyone else (the players' room is theirs alone).
 pub async fn get(
     State(state): State<AppState>,
-    Authed(_user): Authed,
+    Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let lines = match state.game(&id) {
-        Some(handle) => handle.chat.room("player"),
-        None => Vec::new(),
+    let view = match state.live_or_stored(&id).await? {
+        LiveOrStored::Live(handle) => handle.view(),
+        LiveOrStored::Stored(view) => view,
     };
+    let room = if plays(&view, user.id) {
+        "player"
+    } else {
+        "spectator"
+    };
+    let lines = state.store.chat_lines(&id, room, KEPT).await?;
     let lines: Vec<Value> = lines
         .iter()
         .map(|l| json!({ "user": l.username, "text": l.text }))

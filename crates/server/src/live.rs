@@ -247,7 +247,7 @@ pub struct GameHandle {
     tx: mpsc::Sender<Command>,
     view: watch::Receiver<Arc<View>>,
     changes: broadcast::Sender<Arc<View>>,
-    /// The game's chat, while it is live.
+    /// The lines of the game's chat as they are said.
     pub chat: Arc<crate::chat::Chat>,
     presence: Arc<watch::Sender<[Presence; 2]>>,
     watchers: Arc<std::sync::atomic::AtomicUsize>,

@@ -950,18 +950,45 @@ async fn players_chat_and_the_opponents_stream_carries_it() {
     assert_eq!(say(&carl, "spectator", "hi").await, 200);
     assert_eq!(say(&anna, "player", &"x".repeat(141)).await, 400);
     assert_eq!(say(&anna, "lobby", "hi").await, 400);
-    let history: Value = client
-        .get(&chat)
-        .bearer_auth(&boris)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let history = |token: &str| {
+        let (client, chat, token) = (client.clone(), chat.clone(), token.to_string());
+        async move {
+            let body: Value = client
+                .get(chat)
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            body
+        }
+    };
+    let players_room = serde_json::json!([{ "user": "Anna", "text": "Good luck!" }]);
+    assert_eq!(history(&boris).await, players_room);
+    // Anyone else reads the spectators' room, never the players'.
     assert_eq!(
-        history,
-        serde_json::json!([{ "user": "Anna", "text": "Good luck!" }])
+        history(&carl).await,
+        serde_json::json!([{ "user": "Carl", "text": "hi" }])
+    );
+    // The chat is kept with the game, and goes on, once it is over.
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/resign")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(say(&boris, "player", "gg").await, 200);
+    assert_eq!(say(&carl, "player", "gg").await, 403);
+    assert_eq!(
+        history(&anna).await,
+        serde_json::json!([
+            { "user": "Anna", "text": "Good luck!" },
+            { "user": "Boris", "text": "gg" }
+        ])
     );
     server.task.abort();
 }

@@ -105,6 +105,19 @@ pub struct StoredChallenge {
     pub created_at: i64,
 }
 
+/// A line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    /// `player` (the two players' room) or `spectator`.
+    pub room: String,
+    /// Who wrote it.
+    pub username: String,
+    /// What was written.
+    pub text: String,
+    /// When, ms since the Unix epoch.
+    pub at: i64,
+}
+
 /// A stored game: setup and events, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
@@ -468,6 +481,50 @@ impl Store {
                     dest_id: r.try_get("dest_id")?,
                     terms: r.try_get("terms")?,
                     created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Keeps a line of `game_id`'s chat.
+    pub async fn add_chat_line(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO chat_lines (game_id, room, username, text, at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(game_id)
+        .bind(&line.room)
+        .bind(&line.username)
+        .bind(&line.text)
+        .bind(line.at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The last `limit` lines of a room of `game_id`'s chat, oldest first.
+    pub async fn chat_lines(
+        &self,
+        game_id: &str,
+        room: &str,
+        limit: i64,
+    ) -> Result<Vec<ChatLine>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT room, username, text, at FROM (SELECT * FROM chat_lines \
+             WHERE game_id = ? AND room = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(room)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ChatLine {
+                    room: r.try_get("room")?,
+                    username: r.try_get("username")?,
+                    text: r.try_get("text")?,
+                    at: r.try_get("at")?,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()
@@ -913,6 +970,62 @@ mod tests {
             "Anna"
         );
         assert_eq!(store.user_by_name("ANNA").await.unwrap().unwrap().id, a.id);
+    }
+
+    #[tokio::test]
+    async fn chat_lines_survive_reopening_room_by_room_newest_kept() {
+        let url = temp_db("chat");
+        let store = Store::open(&url).await.unwrap();
+        let a = store.create_user("Anna", None, 1).await.unwrap();
+        let b = store.create_user("Boris", None, 1).await.unwrap();
+        let game = StoredGame {
+            id: "g1".into(),
+            white_id: a.id,
+            black_id: b.id,
+            setup: "{}".into(),
+            created_at: 1,
+            finished: false,
+            result: None,
+            rated: false,
+            events: vec![],
+        };
+        store.create_game(&game).await.unwrap();
+        let line = |room: &str, text: &str, at| ChatLine {
+            room: room.into(),
+            username: "Anna".into(),
+            text: text.into(),
+            at,
+        };
+        for (i, text) in ["hi", "good luck", "thanks"].iter().enumerate() {
+            store
+                .add_chat_line("g1", &line("player", text, i as i64))
+                .await
+                .unwrap();
+        }
+        store
+            .add_chat_line("g1", &line("spectator", "nice", 9))
+            .await
+            .unwrap();
+        assert!(store
+            .add_chat_line("g1", &line("lobby", "x", 10))
+            .await
+            .is_err());
+        drop(store);
+        let store = Store::open(&url).await.unwrap();
+        let last_two = store.chat_lines("g1", "player", 2).await.unwrap();
+        assert_eq!(
+            last_two,
+            [line("player", "good luck", 1), line("player", "thanks", 2)]
+        );
+        assert_eq!(
+            store.chat_lines("g1", "spectator", 10).await.unwrap(),
+            [line("spectator", "nice", 9)]
+        );
+        assert!(store
+            .chat_lines("g2", "player", 10)
+            .await
+            .unwrap()
+            .is_empty());
     }
 
     #[tokio::test]
