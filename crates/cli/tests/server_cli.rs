@@ -180,3 +180,41 @@ fn sigkill_loses_no_acknowledged_move() {
     );
     assert_eq!(status, 200, "{body}");
 }
+
+#[test]
+fn token_create_gives_only_the_scopes_asked_for_and_names_an_unknown_one() {
+    let dir = temp_dir("scopes");
+    let db = db_url(&dir);
+    caissa(&["user", "create", "Anna", "--db", &db]);
+    caissa(&["user", "create", "Boris", "--db", &db]);
+    let out = caissa(&[
+        "token",
+        "create",
+        "Anna",
+        "--scopes",
+        "challenge:read",
+        "--db",
+        &db,
+    ]);
+    let reader = out.lines().last().unwrap().trim().to_string();
+    let bad = Command::new(BIN)
+        .args(["token", "create", "Anna", "--scopes", "board:play,bot:play"])
+        .args(["--db", &db])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("bot:play"), "{stderr}");
+    let port = free_port();
+    let _server = start(&db, port);
+    assert_eq!(http(port, "GET", "/api/challenge", &reader, "").0, 200);
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/challenge/Boris",
+        &reader,
+        "clock.limit=300",
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("challenge:write"), "{body}");
+}

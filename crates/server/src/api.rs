@@ -9,7 +9,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use caissa_arbiter::{Action, GameSetup, Ruleset, TimeControl};
 use caissa_rules::Color;
@@ -46,6 +46,14 @@ pub fn app(state: AppState) -> Router {
             "/api/user/{username}/rating-history",
             get(crate::ratings::history),
         )
+        .route(
+            "/api/token",
+            post(crate::tokens::create)
+                .get(crate::tokens::list)
+                .delete(crate::tokens::revoke_this),
+        )
+        .route("/api/token/test", post(crate::tokens::test))
+        .route("/api/token/{id}", delete(crate::tokens::revoke_one))
         .route("/api/stream/event", get(event_stream))
         .route("/api/board/seek", post(seek))
         .route("/api/pools", get(pools))
@@ -1464,18 +1472,19 @@ async fn game_socket(
     };
     // An API client: a bearer token (header, or `?token=` where a client cannot
     // set headers on a WebSocket).
-    let bearer = match query.get("token") {
-        Some(token) => {
-            let hash = crate::auth::token_hash(token);
-            match state.store.user_by_token(&hash).await? {
-                Some((user, _)) => Some(user),
-                None => return Err(ApiError::Unauthorized),
-            }
-        }
-        None => crate::auth::bearer_user(&headers, &state).await?,
+    let token = match query.get("token") {
+        Some(token) => Some(token.as_str()),
+        None => crate::auth::bearer_token(&headers)?,
+    };
+    let bearer = match token {
+        Some(token) => Some(crate::auth::token_user(token, &state).await?),
+        None => None,
     };
     let user = match bearer {
-        Some(user) => Some(user.id),
+        Some((user, scopes)) => {
+            crate::auth::check_scopes(&scopes, &axum::http::Method::GET, uri.path())?;
+            Some(user.id)
+        }
         // A browser: its session cookie, if the page is our own (a cross-site page
         // cannot open a player's socket with the player's cookie).
         None => match crate::auth::cookie(&headers, crate::auth::SESSION_COOKIE) {

@@ -1,5 +1,5 @@
-//! Passwords (argon2id), API tokens (random, stored as SHA-256) and the bearer-token
-//! extractor.
+//! Passwords (argon2id), API tokens (random, stored as SHA-256, scoped as on
+//! lichess) and the extractor of the user a request acts for.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -45,9 +45,93 @@ pub fn new_token() -> (String, String) {
     (token, hash)
 }
 
+/// Makes a token for a user with these scopes (as [`parse_scopes`] gives them)
+/// and stores its hash; the token is returned once and never kept.
+pub async fn issue_token(
+    store: &caissa_store::Store,
+    user_id: i64,
+    scopes: &[&str],
+    description: &str,
+) -> Result<String, caissa_store::StoreError> {
+    let (token, hash) = new_token();
+    store
+        .create_token(&caissa_store::StoredToken {
+            hash,
+            user_id,
+            scopes: scopes.join(" "),
+            description: description.to_string(),
+            created_at: crate::live::now_ms() as i64,
+        })
+        .await?;
+    Ok(token)
+}
+
 /// The stored form of a token.
 pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// What a token may be used for, as lichess names it: playing (`board:play`: seeks,
+/// the games' streams, sockets and actions), reading challenges
+/// (`challenge:read`) and making or answering them (`challenge:write`). Reading
+/// what is public, and one's own account, needs none.
+pub const SCOPES: [&str; 3] = ["board:play", "challenge:read", "challenge:write"];
+
+/// A token's scopes from their written form (separated by spaces or commas), or
+/// which one is unknown.
+pub fn parse_scopes(text: &str) -> Result<Vec<&'static str>, String> {
+    let mut scopes = Vec::new();
+    for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
+        let known = SCOPES.iter().find(|s| **s == word).ok_or_else(|| {
+            format!(
+                "unknown scope {word:?}; the scopes are {}",
+                SCOPES.join(", ")
+            )
+        })?;
+        if !scopes.contains(known) {
+            scopes.push(*known);
+        }
+    }
+    Ok(scopes)
+}
+
+/// The scopes a request needs from a token, any one of them sufficing; none for
+/// what any signed-in user may do.
+pub fn needed_scopes(method: &axum::http::Method, path: &str) -> &'static [&'static str] {
+    const PLAY: &[&str] = &["board:play"];
+    if path.starts_with("/api/board/")
+        || path.starts_with("/api/socket/")
+        || (path.starts_with("/api/lobby/seeks/") && path.ends_with("/accept"))
+    {
+        PLAY
+    } else if path == "/api/stream/event" {
+        &["board:play", "challenge:read"]
+    } else if path == "/api/challenge" || path.starts_with("/api/challenge/") {
+        if method == axum::http::Method::GET {
+            &["challenge:read"]
+        } else {
+            &["challenge:write"]
+        }
+    } else {
+        &[]
+    }
+}
+
+/// Refuses a token whose `scopes` (as stored) lack what the request needs.
+pub fn check_scopes(scopes: &str, method: &axum::http::Method, path: &str) -> Result<(), ApiError> {
+    let needed = needed_scopes(method, path);
+    if needed.is_empty() || scopes.split([' ', ',']).any(|s| needed.contains(&s)) {
+        return Ok(());
+    }
+    Err(ApiError::Forbidden(format!(
+        "missing scope: this needs {}; the token has {}",
+        needed.join(" or "),
+        if scopes.trim().is_empty() {
+            "none"
+        } else {
+            scopes.trim()
+        }
+    )))
 }
 
 /// The cookie that holds a browser session.
@@ -68,15 +152,17 @@ pub fn cookie<'a>(headers: &'a axum::http::HeaderMap, name: &str) -> Option<&'a 
         .map(|(_, v)| v)
 }
 
-/// The user a request acts for: by a bearer token (API clients), or by a session
-/// cookie (browsers), which for anything but reading must carry the CSRF header.
+/// The user a request acts for: by a bearer token (API clients) with the scopes
+/// the request needs, or by a session cookie (browsers, which may do anything
+/// their user may), which for anything but reading must carry the CSRF header.
 pub struct Authed(pub User);
 
 impl FromRequestParts<AppState> for Authed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Authed, ApiError> {
-        if let Some(user) = bearer_user(&parts.headers, state).await? {
+        if let Some((user, scopes)) = bearer_user(&parts.headers, state).await? {
+            check_scopes(&scopes, &parts.method, parts.uri.path())?;
             return Ok(Authed(user));
         }
         let session = cookie(&parts.headers, SESSION_COOKIE).ok_or(ApiError::Unauthorized)?;
@@ -99,32 +185,59 @@ impl FromRequestParts<AppState> for Authed {
     }
 }
 
-/// The user of the request's `Authorization: Bearer` token: `None` without that
-/// header, `Unauthorized` if the header is malformed or the token unknown.
+/// The user and scopes of the request's `Authorization: Bearer` token: `None`
+/// without that header, `Unauthorized` if the header is malformed or the token
+/// unknown.
 pub async fn bearer_user(
     headers: &axum::http::HeaderMap,
     state: &AppState,
-) -> Result<Option<User>, ApiError> {
+) -> Result<Option<(User, String)>, ApiError> {
+    let Some(token) = bearer_token(headers)? else {
+        return Ok(None);
+    };
+    token_user(token, state).await.map(Some)
+}
+
+/// The token of an `Authorization: Bearer` header, if there is one.
+pub fn bearer_token(headers: &axum::http::HeaderMap) -> Result<Option<&str>, ApiError> {
     let Some(header) = headers.get(axum::http::header::AUTHORIZATION) else {
         return Ok(None);
     };
-    let token = header
+    header
         .to_str()
         .ok()
         .and_then(|h| h.strip_prefix("Bearer "))
-        .ok_or(ApiError::Unauthorized)?
-        .trim();
+        .map(|t| Some(t.trim()))
+        .ok_or(ApiError::Unauthorized)
+}
+
+/// The user and scopes of a token; `Unauthorized` if it is unknown (or revoked).
+pub async fn token_user(token: &str, state: &AppState) -> Result<(User, String), ApiError> {
     let hash = token_hash(token);
-    if let Some(user) = state.inner.tokens.get(&hash) {
-        return Ok(Some(user));
+    if let Some(known) = state.inner.tokens.get(&hash) {
+        return Ok(known);
     }
     match state.store.user_by_token(&hash).await? {
-        Some((user, _scopes)) => {
-            state.inner.tokens.put(hash, user.clone());
-            Ok(Some(user))
+        Some(known) => {
+            state.inner.tokens.put(hash, known.clone());
+            Ok(known)
         }
         None => Err(ApiError::Unauthorized),
     }
+}
+
+/// Revokes a token: it is deleted, and forgotten here before the answer, so no
+/// request after it is served with it.
+pub async fn revoke(token: &str, state: &AppState) -> Result<bool, ApiError> {
+    let hash = token_hash(token);
+    let revoked = state.store.delete_token(&hash).await?;
+    forget_token_hash(state, &hash);
+    Ok(revoked)
+}
+
+/// Forgets what the cache knows of a token (by hash) that was just revoked.
+pub fn forget_token_hash(state: &AppState, hash: &str) {
+    state.inner.tokens.forget(hash);
 }
 
 /// How long a bearer token's user is remembered.
@@ -132,21 +245,23 @@ const TOKEN_TTL: Duration = Duration::from_secs(60);
 /// Most tokens remembered at once.
 const TOKEN_CACHE_MAX: usize = 100_000;
 
-/// Bearer tokens seen lately (by hash) and their users, so that each move of a game
-/// played over the API does not cost a database lookup. Tokens cannot be revoked
-/// yet; when they can, revoking one must also remove it here.
+/// Bearer tokens seen lately (by hash) with their users and scopes, so that each
+/// move of a game played over the API does not cost a database lookup.
 #[derive(Default)]
-pub(crate) struct TokenCache(Mutex<HashMap<String, (User, Instant)>>);
+pub(crate) struct TokenCache(Mutex<HashMap<String, (Known, Instant)>>);
+
+/// A token's user and scopes, as stored.
+type Known = (User, String);
 
 impl TokenCache {
-    fn get(&self, hash: &str) -> Option<User> {
+    fn get(&self, hash: &str) -> Option<Known> {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         map.get(hash)
             .filter(|(_, seen)| seen.elapsed() < TOKEN_TTL)
-            .map(|(user, _)| user.clone())
+            .map(|(known, _)| known.clone())
     }
 
-    fn put(&self, hash: String, user: User) {
+    fn put(&self, hash: String, known: Known) {
         let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= TOKEN_CACHE_MAX {
             map.retain(|_, (_, seen)| seen.elapsed() < TOKEN_TTL);
@@ -154,6 +269,13 @@ impl TokenCache {
                 map.clear();
             }
         }
-        map.insert(hash, (user, Instant::now()));
+        map.insert(hash, (known, Instant::now()));
+    }
+
+    fn forget(&self, hash: &str) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(hash);
     }
 }

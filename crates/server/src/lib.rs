@@ -23,6 +23,7 @@ mod metrics;
 mod ratings;
 mod rematch;
 mod socket;
+mod tokens;
 mod writer;
 
 use std::collections::HashMap;

@@ -46,12 +46,9 @@ async fn user_with_token(db: &str, name: &str) -> String {
         .create_user(name, Some(&auth::hash_password("secret")), 0)
         .await
         .unwrap();
-    let (token, hash) = auth::new_token();
-    store
-        .create_token(user.id, &hash, "board:play", 0)
+    auth::issue_token(&store, user.id, &auth::SCOPES, "tests")
         .await
-        .unwrap();
-    token
+        .unwrap()
 }
 
 async fn post(
@@ -1028,5 +1025,6 @@ async fn the_ladder_ruleset_with_a_per_move_limit_applies_the_house_rules() {
     server.task.abort();
 }
 
+mod api_tokens;
 mod lichess_compat;
 mod online_play;

@@ -90,6 +90,21 @@ impl Default for GameFilter {
     }
 }
 
+/// An API token, as stored: its hash, never the token itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredToken {
+    /// The SHA-256 of the token, hex.
+    pub hash: String,
+    /// Whose it is.
+    pub user_id: i64,
+    /// What it may be used for, separated by spaces.
+    pub scopes: String,
+    /// What its owner said it is for.
+    pub description: String,
+    /// When it was made, ms.
+    pub created_at: i64,
+}
+
 /// A challenge waiting for an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredChallenge {
@@ -285,23 +300,41 @@ impl Store {
     }
 
     /// Records an API token (by its hash) for a user.
-    pub async fn create_token(
-        &self,
-        user_id: i64,
-        token_hash: &str,
-        scopes: &str,
-        now: i64,
-    ) -> Result<(), StoreError> {
+    pub async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tokens (token_hash, user_id, scopes, created_at) VALUES (?, ?, ?, ?)",
+            "INSERT INTO tokens (token_hash, user_id, scopes, description, created_at) VALUES (?, ?, ?, ?, ?)",
         )
-        .bind(token_hash)
-        .bind(user_id)
-        .bind(scopes)
-        .bind(now)
+        .bind(&token.hash)
+        .bind(token.user_id)
+        .bind(&token.scopes)
+        .bind(&token.description)
+        .bind(token.created_at)
         .execute(&self.pool)
         .await?;
         Ok(())
+    }
+
+    /// A user's tokens, newest first.
+    pub async fn tokens_of(&self, user_id: i64) -> Result<Vec<StoredToken>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT token_hash, user_id, scopes, description, created_at FROM tokens \
+             WHERE user_id = ? ORDER BY created_at DESC, token_hash",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(StoredToken {
+                    hash: r.try_get("token_hash")?,
+                    user_id: r.try_get("user_id")?,
+                    scopes: r.try_get("scopes")?,
+                    description: r.try_get("description")?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
     }
 
     /// The user and scopes of a token, by the token's hash.
@@ -319,6 +352,15 @@ impl Store {
             None => Ok(None),
             Some(r) => Ok(Some((Store::user_from(&r)?, r.try_get("scopes")?))),
         }
+    }
+
+    /// Revokes a token, by its hash; whether there was one.
+    pub async fn delete_token(&self, token_hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM tokens WHERE token_hash = ?")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
     }
 
     /// Creates a game with its first events, in one transaction.
@@ -961,15 +1003,24 @@ mod tests {
             store.game_ids_of_user(b.id, &as_black).await.unwrap(),
             ["g1"]
         );
-        store
-            .create_token(a.id, "h", "board:play", 9)
-            .await
-            .unwrap();
+        let token = StoredToken {
+            hash: "h".into(),
+            user_id: a.id,
+            scopes: "board:play".into(),
+            description: "my board".into(),
+            created_at: 9,
+        };
+        store.create_token(&token).await.unwrap();
+        assert_eq!(store.tokens_of(a.id).await.unwrap(), [token]);
+        assert!(store.tokens_of(b.id).await.unwrap().is_empty());
         assert_eq!(
             store.user_by_token("h").await.unwrap().unwrap().0.name,
             "Anna"
         );
         assert_eq!(store.user_by_name("ANNA").await.unwrap().unwrap().id, a.id);
+        assert!(store.delete_token("h").await.unwrap());
+        assert!(store.user_by_token("h").await.unwrap().is_none());
+        assert!(!store.delete_token("h").await.unwrap());
     }
 
     #[tokio::test]

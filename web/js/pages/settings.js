@@ -1,9 +1,11 @@
-// The settings page: board look, sound, language, notation and move confirmation.
+// The settings page: board look, sound, language, notation and move confirmation,
+// and the account's API tokens.
 
 import { LANGS, lang, setLang, t } from '../i18n.js';
 import * as settings from '../settings.js';
 import { Board } from '../board.js';
 import { h, replace, setTitle, showError, toast } from '../ui.js';
+import { tokensCard } from './tokens.js';
 
 export async function mount(container) {
   const page = new SettingsPage(container);
@@ -70,7 +72,8 @@ class SettingsPage {
           toggle('confirmMove', t('settings.confirmMove'), t('settings.confirmMoveHint')),
           toggle('premove', t('settings.premove')),
           toggle('animation', t('settings.animation'))),
-        h('div', { class: 'card preview' }, h('h2', {}, t('settings.preview')), previewHost)));
+        h('div', { class: 'card preview' }, h('h2', {}, t('settings.preview')), previewHost)),
+      tokensCard());
     if (this.preview) this.preview.destroy();
     try {
       this.preview = new Board(previewHost, {

@@ -28,6 +28,13 @@ pub enum TokenCommand {
     Create {
         /// The account's name.
         name: String,
+        /// What the token may do, separated by commas or spaces: board:play
+        /// (seeks, games), challenge:read, challenge:write. Default: all of them.
+        #[arg(long)]
+        scopes: Option<String>,
+        /// What the token is for, shown in the owner's list of tokens.
+        #[arg(long, default_value = "created with caissa token create")]
+        description: String,
         /// Database URL.
         #[arg(long, default_value = "sqlite://caissa.db")]
         db: String,
@@ -69,7 +76,16 @@ pub fn user(cmd: UserCommand) -> anyhow::Result<()> {
 
 /// Runs a token command.
 pub fn token(cmd: TokenCommand) -> anyhow::Result<()> {
-    let TokenCommand::Create { name, db } = cmd;
+    let TokenCommand::Create {
+        name,
+        scopes,
+        description,
+        db,
+    } = cmd;
+    let scopes = match scopes.as_deref() {
+        Some(text) => auth::parse_scopes(text).map_err(|e| anyhow::anyhow!("--scopes: {e}"))?,
+        None => auth::SCOPES.to_vec(),
+    };
     block_on(async {
         let store = Store::open(&db)
             .await
@@ -78,10 +94,8 @@ pub fn token(cmd: TokenCommand) -> anyhow::Result<()> {
             .user_by_name(&name)
             .await?
             .with_context(|| format!("no user named {name:?}"))?;
-        let (token, hash) = auth::new_token();
-        store
-            .create_token(user.id, &hash, "board:play challenge:write", now())
-            .await?;
+        let token = auth::issue_token(&store, user.id, &scopes, &description).await?;
+        eprintln!("token for {} with scopes {}", user.name, scopes.join(" "));
         println!("{token}");
         Ok(())
     })

@@ -417,10 +417,7 @@ async fn create_accounts(store: &Store, count: usize) -> anyhow::Result<Vec<Acco
                     .create_user(&name, None, now)
                     .await
                     .with_context(|| format!("creating account {name}"))?;
-                let (token, hash) = auth::new_token();
-                store
-                    .create_token(user.id, &hash, "board:play challenge:write", now)
-                    .await?;
+                let token = auth::issue_token(store, user.id, &auth::SCOPES, "loadtest").await?;
                 Ok::<_, anyhow::Error>((i, Account { name, token }))
             }
         })

@@ -1,0 +1,201 @@
+//! API tokens as lichess has them: scoped, made from a signed-in browser and shown
+//! once, listed, tested and revoked — and a revoked token stops working at once,
+//! even though the server remembers tokens it has seen.
+
+use serde_json::Value;
+
+use super::*;
+
+/// A registered browser user: (session cookie, CSRF token).
+async fn browser(server: &Server, client: &reqwest::Client, name: &str) -> (String, String) {
+    let resp = client
+        .post(server.url("/api/register"))
+        .json(&serde_json::json!({ "username": name, "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap();
+    let session = cookie.split(';').next().unwrap().to_string();
+    let body: Value = resp.json().await.unwrap();
+    (session, body["csrf"].as_str().unwrap().to_string())
+}
+
+/// Asserts a refusal with this status whose error names `word`.
+fn refused_naming(status: u16, body: &Value, expected: u16, word: &str) {
+    assert_eq!(status, expected, "{body}");
+    let error = body["error"].as_str().unwrap_or_default();
+    assert!(error.contains(word), "{body}");
+}
+
+async fn new_token(
+    server: &Server,
+    client: &reqwest::Client,
+    (session, csrf): &(String, String),
+    form: &[(&str, &str)],
+) -> (u16, Value) {
+    let resp = client
+        .post(server.url("/api/token"))
+        .header("Cookie", session)
+        .header("X-CSRF-Token", csrf)
+        .form(form)
+        .send()
+        .await
+        .unwrap();
+    (resp.status().as_u16(), resp.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_token_does_only_what_its_scopes_allow() {
+    let db = temp_db("scopes");
+    let _boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let clara = browser(&server, &client, "Clara").await;
+    let (status, made) = new_token(
+        &server,
+        &client,
+        &clara,
+        &[("description", "my e-board"), ("scopes", "challenge:read")],
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(made["scopes"], "challenge:read");
+    let reader = made["token"].as_str().unwrap().to_string();
+    // Reading challenges and the account: allowed.
+    let listed = client
+        .get(server.url("/api/challenge"))
+        .bearer_auth(&reader)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listed.status().as_u16(), 200);
+    let me = client
+        .get(server.url("/api/account"))
+        .bearer_auth(&reader)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status().as_u16(), 200);
+    // Challenging and seeking: refused, saying which scope is missing.
+    let (status, body) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &reader,
+        &[("clock.limit", "300")],
+    )
+    .await;
+    refused_naming(status, &body, 403, "challenge:write");
+    let (status, body) = post(
+        &client,
+        server.url("/api/board/seek"),
+        &reader,
+        &[("time", "5"), ("increment", "0")],
+    )
+    .await;
+    refused_naming(status, &body, 403, "board:play");
+    // A scope that does not exist is named.
+    let (status, body) = new_token(
+        &server,
+        &client,
+        &clara,
+        &[("description", "x"), ("scopes", "board:play email:read")],
+    )
+    .await;
+    refused_naming(status, &body, 400, "email:read");
+    server.task.abort();
+}
+
+#[tokio::test]
+async fn a_revoked_token_stops_working_at_once() {
+    let db = temp_db("revoke");
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let dora = browser(&server, &client, "Dora").await;
+    let mut tokens = Vec::new();
+    for description in ["laptop", "phone"] {
+        let (status, made) =
+            new_token(&server, &client, &dora, &[("description", description)]).await;
+        assert_eq!(status, 200, "{made}");
+        assert_eq!(made["scopes"], "board:play,challenge:read,challenge:write");
+        tokens.push(made["token"].as_str().unwrap().to_string());
+    }
+    let account = |token: String| {
+        let request = client.get(server.url("/api/account")).bearer_auth(token);
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    // Both work (and are now remembered by the server).
+    for token in &tokens {
+        assert_eq!(account(token.clone()).await, 200);
+    }
+    // A token cannot make tokens.
+    let (status, _) = post(
+        &client,
+        server.url("/api/token"),
+        &tokens[0],
+        &[("description", "more")],
+    )
+    .await;
+    assert_eq!(status, 403);
+    // lichess's token test: each token's user and scopes, null for a stranger.
+    let tested: Value = client
+        .post(server.url("/api/token/test"))
+        .body(format!("{},cai_nonsense", tokens[0]))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(tested[&tokens[0]]["userId"], "dora");
+    assert_eq!(
+        tested[&tokens[0]]["scopes"],
+        "board:play,challenge:read,challenge:write"
+    );
+    assert_eq!(tested["cai_nonsense"], Value::Null);
+    // The browser lists them newest first, by an id that is not the token.
+    let listed: Value = client
+        .get(server.url("/api/token"))
+        .header("Cookie", &dora.0)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 2);
+    assert_eq!(listed[0]["description"], "phone");
+    assert!(!listed
+        .iter()
+        .any(|t| tokens.contains(&t["id"].as_str().unwrap().to_string())));
+    // Revoking the phone's from the browser; the laptop revokes its own.
+    let phone = listed[0]["id"].as_str().unwrap();
+    let revoked = client
+        .delete(server.url(&format!("/api/token/{phone}")))
+        .header("Cookie", &dora.0)
+        .header("X-CSRF-Token", &dora.1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status().as_u16(), 204);
+    assert_eq!(account(tokens[1].clone()).await, 401);
+    let revoked = client
+        .delete(server.url("/api/token"))
+        .bearer_auth(&tokens[0])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status().as_u16(), 204);
+    assert_eq!(account(tokens[0].clone()).await, 401);
+    // Someone else's token, or one already gone, is not found.
+    let again = client
+        .delete(server.url(&format!("/api/token/{phone}")))
+        .header("Cookie", &dora.0)
+        .header("X-CSRF-Token", &dora.1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 404);
+    server.task.abort();
+}
