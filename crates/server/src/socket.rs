@@ -6,7 +6,10 @@
 //! `{"t":"takeback","accept":true|false}`, `{"t":"claim-victory"}`,
 //! `{"t":"claim-draw-gone"}`. Server → client: `{"t":"full", ...gameFull}` once,
 //! `{"t":"state", ...gameState, "watchers": n}` on every change, `{"t":"gone",
-//! "color", "gone", "claimWinInSeconds"}` when a player leaves or comes back, and
+//! "color", "gone", "claimWinInSeconds"}` when a player leaves or comes back,
+//! `{"t":"chat", "room", "username", "text"}` for each line of the chat room the
+//! socket's user reads (the players' room for players, the spectators' for
+//! anyone else; lines are written with `POST /api/board/game/{id}/chat`), and
 //! `{"t":"ack"}` or `{"t":"error","error":"..."}` answering each action in order.
 //! Without a player's session or token the socket is a spectator's: it receives, and
 //! every action is refused.
@@ -24,6 +27,7 @@ use caissa_arbiter::{Action, ClaimKind};
 use caissa_rules::Color;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use tokio::sync::broadcast;
 
 use crate::lichess;
 use crate::limits::Kind;
@@ -141,6 +145,12 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
     let _watcher = color.is_none().then(|| handle.watch());
     let (mut sink, mut stream) = socket.split();
     let (first, mut changes) = handle.follow();
+    let mut chat = handle.chat.follow();
+    let room = if color.is_some() {
+        "player"
+    } else {
+        "spectator"
+    };
     let mut presence = handle.presence();
     let mut last_presence = *presence.borrow_and_update();
     // The clocks as they are now, not as at the last move.
@@ -239,6 +249,21 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     }
                 }
                 last_presence = now;
+            }
+            line = chat.recv() => {
+                let line = match line {
+                    Ok(line) => line,
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    // Only when the game itself is gone.
+                    Err(broadcast::error::RecvError::Closed) => break,
+                };
+                if line.room != room {
+                    continue;
+                }
+                let message = with_tag("chat", line.json());
+                if sink.send(Message::Text(message.into())).await.is_err() {
+                    break;
+                }
             }
             _ = ping.tick() => {
                 let at = started.elapsed().as_millis() as u64;

@@ -518,7 +518,7 @@ async fn the_computer_answers_and_spectators_watch_without_an_account() {
 }
 
 #[tokio::test]
-async fn websocket_players_move_and_spectators_only_watch() {
+async fn websocket_players_move_chat_and_spectators_only_watch() {
     use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
     let db = temp_db("socket");
@@ -601,6 +601,47 @@ async fn websocket_players_move_and_spectators_only_watch() {
             moves = v["moves"].as_str().unwrap().to_string();
         }
     }
+    // Chat: the players' sockets carry their room, spectators' sockets theirs.
+    let carl = user_with_token(&db, "Carl").await;
+    let say = |token: &str, room: &'static str, text: &'static str| {
+        let url = server.url(&format!("/api/board/game/{id}/chat"));
+        let (client, token) = (client.clone(), token.to_string());
+        async move {
+            let (status, body) =
+                post(&client, url, &token, &[("room", room), ("text", text)]).await;
+            assert_eq!(status, 200, "{body}");
+        }
+    };
+    say(&anna, "player", "good luck").await;
+    say(&carl, "spectator", "what an opening").await;
+    say(&anna, "player", "have fun").await;
+    async fn chat_until(
+        ws: &mut (impl futures_util::Stream<
+            Item = Result<Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin),
+        last: &str,
+    ) -> Vec<String> {
+        let mut lines = Vec::new();
+        while lines.last().map(String::as_str) != Some(last) {
+            let v = next_json(ws).await;
+            if v["t"] == "chat" {
+                lines.push(format!(
+                    "{}: {}",
+                    v["username"].as_str().unwrap(),
+                    v["text"].as_str().unwrap()
+                ));
+            }
+        }
+        lines
+    }
+    assert_eq!(
+        chat_until(&mut black, "Anna: have fun").await,
+        ["Anna: good luck", "Anna: have fun"]
+    );
+    assert_eq!(
+        chat_until(&mut spectator, "Carl: what an opening").await,
+        ["Carl: what an opening"]
+    );
     server.task.abort();
 }
 

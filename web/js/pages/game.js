@@ -12,6 +12,7 @@ import { announce, confirmButton, formatClock, h, replace, setTitle, showError, 
 import {
   announceMove, clockLabel, colorName, isOver, opposite, resultScore, resultText, rulesetName, speedName,
 } from '../format.js';
+import { ChatPanel } from './chat.js';
 import { icon, keyboardSteps, materialDiff, materialView, renderMoveList, stepButtons, stepPly } from '../components.js';
 
 const LOW_TIME_MS = 10_000;
@@ -174,7 +175,9 @@ export class GamePage {
         stepButtons({ onStep: (s) => this.step(s), onFlip: () => this.flip() }),
         this.el.confirm,
         this.el.controls,
-        this.el.sanForm));
+        this.el.sanForm,
+        this.chatPanel().el));
+    this.chat.render();
     replace(this.container, layout);
     if (this.board) this.board.destroy();
     const s = settings.settings();
@@ -193,6 +196,12 @@ export class GamePage {
       onPremove: () => {},
     });
     this.renderConnection();
+  }
+
+  /** The chat, made once and kept across re-layouts. */
+  chatPanel() {
+    if (!this.chat) this.chat = new ChatPanel(this.id, () => !!this.ws && this.ws.readyState === WebSocket.OPEN);
+    return this.chat;
   }
 
   buildSanForm() {
@@ -348,6 +357,9 @@ export class GamePage {
         else toast(msg.error || t('error.unknown'));
         break;
       }
+      case 'chat':
+        this.chatPanel().onLine(msg);
+        break;
       case 'gone':
         if (msg.gone) {
           const seconds = typeof msg.claimWinInSeconds === 'number' ? msg.claimWinInSeconds : null;
@@ -383,6 +395,7 @@ export class GamePage {
       this.board.set({ orientation: this.orientation() });
     }
     setTitle(`${full.white?.name || '?'} – ${full.black?.name || '?'}`);
+    this.chatPanel().open(!!mine);
     this.onState({ ...full.state, t: 'state' }, !first);
     if (first && this.myColor && this.moves.length === 0 && !isOver(this.state.status)) sound.play('start');
     this.renderAll();
