@@ -29,6 +29,8 @@ test('players and spectators chat in their own rooms', { timeout: 120_000 }, asy
     await c.goto(`${BASE}${path}`);
     await c.waitForSelector('.chat-title:has-text("Spectators")');
     await white.waitForSelector('.chat-title:has-text("opponent")');
+    // The players see the spectator arrive, without a move being played.
+    await white.waitForSelector('[data-testid="watchers"]:has-text("1")');
 
     await say(white, 'good luck!');
     await black.waitForSelector('.chat-line:has-text("good luck!")');

@@ -250,7 +250,7 @@ pub struct GameHandle {
     /// The lines of the game's chat as they are said.
     pub chat: Arc<crate::chat::Chat>,
     presence: Arc<watch::Sender<[Presence; 2]>>,
-    watchers: Arc<std::sync::atomic::AtomicUsize>,
+    watchers: Arc<watch::Sender<usize>>,
 }
 
 /// Held while a player's connection to a game is open.
@@ -272,11 +272,11 @@ impl Drop for PresenceGuard {
 }
 
 /// Held while a spectator watches.
-pub struct WatcherGuard(Arc<std::sync::atomic::AtomicUsize>);
+pub struct WatcherGuard(Arc<watch::Sender<usize>>);
 
 impl Drop for WatcherGuard {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
     }
 }
 
@@ -324,14 +324,18 @@ impl GameHandle {
 
     /// Counts a spectator while the guard lives.
     pub fn watch(&self) -> WatcherGuard {
-        self.watchers
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.watchers.send_modify(|n| *n += 1);
         WatcherGuard(self.watchers.clone())
     }
 
     /// Spectators now.
     pub fn watchers(&self) -> usize {
-        self.watchers.load(std::sync::atomic::Ordering::Relaxed)
+        *self.watchers.borrow()
+    }
+
+    /// The number of spectators; a receiver sees it change.
+    pub fn follow_watchers(&self) -> watch::Receiver<usize> {
+        self.watchers.subscribe()
     }
 
     /// The game in PGN now.
@@ -637,6 +641,6 @@ pub fn spawn(
         changes,
         chat: Arc::default(),
         presence: Arc::new(watch::channel([Presence::default(); 2]).0),
-        watchers: Arc::default(),
+        watchers: Arc::new(watch::channel(0).0),
     }
 }

@@ -7,6 +7,7 @@
 //! `{"t":"claim-draw-gone"}`. Server → client: `{"t":"full", ...gameFull}` once,
 //! `{"t":"state", ...gameState, "watchers": n}` on every change, `{"t":"gone",
 //! "color", "gone", "claimWinInSeconds"}` when a player leaves or comes back,
+//! `{"t":"watchers","n"}` when the number of spectators changes,
 //! `{"t":"chat", "room", "username", "text"}` for each line of the chat room the
 //! socket's user reads (the players' room for players, the spectators' for
 //! anyone else; lines are written with `POST /api/board/game/{id}/chat`), and
@@ -146,6 +147,8 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
     let (mut sink, mut stream) = socket.split();
     let (first, mut changes) = handle.follow();
     let mut chat = handle.chat.follow();
+    let mut watchers = handle.follow_watchers();
+    watchers.borrow_and_update();
     let room = if color.is_some() {
         "player"
     } else {
@@ -249,6 +252,17 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     }
                 }
                 last_presence = now;
+            }
+            changed = watchers.changed() => {
+                // Only when the game itself is gone.
+                if changed.is_err() {
+                    break;
+                }
+                let n = *watchers.borrow_and_update();
+                let message = format!("{{\"t\":\"watchers\",\"n\":{n}}}");
+                if sink.send(Message::Text(message.into())).await.is_err() {
+                    break;
+                }
             }
             line = chat.recv() => {
                 let line = match line {

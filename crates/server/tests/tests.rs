@@ -601,6 +601,13 @@ async fn websocket_players_move_chat_and_spectators_only_watch() {
             moves = v["moves"].as_str().unwrap().to_string();
         }
     }
+    // The players hear spectators come and go.
+    let (second, _) = tokio_tungstenite::connect_async(ws_url(None))
+        .await
+        .unwrap();
+    while next_json(&mut white).await != serde_json::json!({ "t": "watchers", "n": 2 }) {}
+    drop(second);
+    while next_json(&mut white).await != serde_json::json!({ "t": "watchers", "n": 1 }) {}
     // Chat: the players' sockets carry their room, spectators' sockets theirs.
     let carl = user_with_token(&db, "Carl").await;
     let say = |token: &str, room: &'static str, text: &'static str| {

@@ -360,6 +360,12 @@ export class GamePage {
       case 'chat':
         this.chatPanel().onLine(msg);
         break;
+      case 'watchers':
+        if (this.state) {
+          this.state = { ...this.state, watchers: msg.n };
+          this.renderInfo();
+        }
+        break;
       case 'gone':
         if (msg.gone) {
           const seconds = typeof msg.claimWinInSeconds === 'number' ? msg.claimWinInSeconds : null;
