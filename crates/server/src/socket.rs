@@ -28,7 +28,7 @@ use caissa_arbiter::{Action, ClaimKind};
 use caissa_rules::Color;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::sync::broadcast;
+use tokio_stream::wrappers::{BroadcastStream, WatchStream};
 
 use crate::lichess;
 use crate::limits::Kind;
@@ -146,9 +146,10 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
     let _watcher = color.is_none().then(|| handle.watch());
     let (mut sink, mut stream) = socket.split();
     let (first, mut changes) = handle.follow();
-    let mut chat = handle.chat.follow();
-    let mut watchers = handle.follow_watchers();
-    watchers.borrow_and_update();
+    // Streams that live across the loop's turns keep their place in the
+    // channels' waiting lists, instead of joining and leaving them on every turn.
+    let mut chat = BroadcastStream::new(handle.chat.follow());
+    let mut watchers = WatchStream::from_changes(handle.follow_watchers());
     let room = if color.is_some() {
         "player"
     } else {
@@ -156,6 +157,7 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
     };
     let mut presence = handle.presence();
     let mut last_presence = *presence.borrow_and_update();
+    let mut presence = WatchStream::from_changes(presence);
     // The clocks as they are now, not as at the last move.
     let now = handle.view_now().await;
     let mut full = lichess::game_full(&now);
@@ -234,11 +236,9 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     break;
                 }
             }
-            changed = presence.changed() => {
-                if changed.is_err() {
-                    continue;
-                }
-                let now = *presence.borrow_and_update();
+            now = presence.next() => {
+                // None only when the game itself is gone.
+                let Some(now) = now else { break };
                 for c in [Color::White, Color::Black] {
                     let (before, after) = (last_presence[c.index()], now[c.index()]);
                     let was_gone = before.connections == 0;
@@ -253,23 +253,21 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                 }
                 last_presence = now;
             }
-            changed = watchers.changed() => {
-                // Only when the game itself is gone.
-                if changed.is_err() {
-                    break;
-                }
-                let n = *watchers.borrow_and_update();
+            n = watchers.next() => {
+                // None only when the game itself is gone.
+                let Some(n) = n else { break };
                 let message = format!("{{\"t\":\"watchers\",\"n\":{n}}}");
                 if sink.send(Message::Text(message.into())).await.is_err() {
                     break;
                 }
             }
-            line = chat.recv() => {
+            line = chat.next() => {
                 let line = match line {
-                    Ok(line) => line,
-                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Some(Ok(line)) => line,
+                    // Lines missed by a slow socket are not sent late.
+                    Some(Err(_lagged)) => continue,
                     // Only when the game itself is gone.
-                    Err(broadcast::error::RecvError::Closed) => break,
+                    None => break,
                 };
                 if line.room != room {
                     continue;
