@@ -214,12 +214,13 @@ pub fn bearer_token(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Api
 /// The user and scopes of a token; `Unauthorized` if it is unknown (or revoked).
 pub async fn token_user(token: &str, state: &AppState) -> Result<(User, String), ApiError> {
     let hash = token_hash(token);
-    if let Some(known) = state.inner.tokens.get(&hash) {
-        return Ok(known);
-    }
+    let epoch = match state.inner.tokens.get(&hash) {
+        Ok(known) => return Ok(known),
+        Err(epoch) => epoch,
+    };
     match state.store.user_by_token(&hash).await? {
         Some(known) => {
-            state.inner.tokens.put(hash, known.clone());
+            state.inner.tokens.put(hash, known.clone(), epoch);
             Ok(known)
         }
         None => Err(ApiError::Unauthorized),
@@ -247,35 +248,120 @@ const TOKEN_CACHE_MAX: usize = 100_000;
 
 /// Bearer tokens seen lately (by hash) with their users and scopes, so that each
 /// move of a game played over the API does not cost a database lookup.
+///
+/// A lookup that read the store before a revocation must not put the revoked
+/// token back: every revocation starts a new epoch, and a lookup's answer is
+/// kept only if no revocation came since it began.
 #[derive(Default)]
-pub(crate) struct TokenCache(Mutex<HashMap<String, (Known, Instant)>>);
+pub(crate) struct TokenCache(Mutex<Seen>);
+
+#[derive(Default)]
+struct Seen {
+    tokens: HashMap<String, (Known, Instant)>,
+    epoch: u64,
+}
 
 /// A token's user and scopes, as stored.
 type Known = (User, String);
 
 impl TokenCache {
-    fn get(&self, hash: &str) -> Option<Known> {
-        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(hash)
-            .filter(|(_, seen)| seen.elapsed() < TOKEN_TTL)
-            .map(|(known, _)| known.clone())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Seen> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn put(&self, hash: String, known: Known) {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= TOKEN_CACHE_MAX {
-            map.retain(|_, (_, seen)| seen.elapsed() < TOKEN_TTL);
-            if map.len() >= TOKEN_CACHE_MAX {
-                map.clear();
+    /// The token if seen lately, else the epoch to give [`TokenCache::put`].
+    fn get(&self, hash: &str) -> Result<Known, u64> {
+        let seen = self.lock();
+        seen.tokens
+            .get(hash)
+            .filter(|(_, at)| at.elapsed() < TOKEN_TTL)
+            .map(|(known, _)| known.clone())
+            .ok_or(seen.epoch)
+    }
+
+    fn put(&self, hash: String, known: Known, epoch: u64) {
+        let mut seen = self.lock();
+        if seen.epoch != epoch {
+            return;
+        }
+        if seen.tokens.len() >= TOKEN_CACHE_MAX {
+            seen.tokens.retain(|_, (_, at)| at.elapsed() < TOKEN_TTL);
+            if seen.tokens.len() >= TOKEN_CACHE_MAX {
+                seen.tokens.clear();
             }
         }
-        map.insert(hash, (known, Instant::now()));
+        seen.tokens.insert(hash, (known, Instant::now()));
     }
 
     fn forget(&self, hash: &str) {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(hash);
+        let mut seen = self.lock();
+        seen.epoch += 1;
+        seen.tokens.remove(hash);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anna() -> Known {
+        let user = User {
+            id: 1,
+            name: "Anna".into(),
+            password_hash: None,
+            created_at: 0,
+        };
+        (user, "board:play".into())
+    }
+
+    #[test]
+    fn a_lookup_that_began_before_a_revocation_does_not_bring_the_token_back() {
+        let cache = TokenCache::default();
+        // A request misses the cache and goes to the store...
+        let epoch = cache.get("h").unwrap_err();
+        // ...the token is revoked meanwhile...
+        cache.forget("h");
+        // ...and what the store had said is not kept.
+        cache.put("h".into(), anna(), epoch);
+        let epoch = cache.get("h").unwrap_err();
+        // A lookup after the revocation is kept as usual.
+        cache.put("h".into(), anna(), epoch);
+        assert_eq!(cache.get("h").unwrap().0.name, "Anna");
+    }
+
+    #[test]
+    fn scopes_are_read_in_either_separator_and_an_unknown_one_is_named() {
+        assert_eq!(
+            parse_scopes("board:play, challenge:read board:play").unwrap(),
+            ["board:play", "challenge:read"]
+        );
+        assert!(parse_scopes("").unwrap().is_empty());
+        let error = parse_scopes("board:play,email:read").unwrap_err();
+        assert!(error.contains("email:read"), "{error}");
+    }
+
+    #[test]
+    fn each_route_needs_the_scope_lichess_gives_it() {
+        use axum::http::Method;
+        let ok =
+            |scopes: &str, method: &Method, path: &str| check_scopes(scopes, method, path).is_ok();
+        assert!(ok(
+            "board:play",
+            &Method::POST,
+            "/api/board/game/x/move/e2e4"
+        ));
+        assert!(!ok("challenge:write", &Method::POST, "/api/board/seek"));
+        assert!(ok("challenge:read", &Method::GET, "/api/stream/event"));
+        assert!(ok("board:play", &Method::GET, "/api/stream/event"));
+        assert!(!ok("", &Method::GET, "/api/stream/event"));
+        assert!(!ok("challenge:read", &Method::POST, "/api/challenge/anna"));
+        assert!(ok(
+            "challenge:write",
+            &Method::POST,
+            "/api/challenge/x/accept"
+        ));
+        assert!(!ok("board:play", &Method::GET, "/api/challenge"));
+        assert!(ok("", &Method::GET, "/api/account"));
+        assert!(ok("", &Method::GET, "/api/games/user/anna"));
     }
 }
