@@ -1481,8 +1481,11 @@ async fn game_socket(
         None => None,
     };
     let user = match bearer {
+        // Playing needs board:play; watching needs no scope (nor a token).
         Some((user, scopes)) => {
-            crate::auth::check_scopes(&scopes, &axum::http::Method::GET, uri.path())?;
+            if handle.color_of(user.id).is_some() {
+                crate::auth::check_scopes(&scopes, &axum::http::Method::GET, uri.path())?;
+            }
             Some(user.id)
         }
         // A browser: its session cookie, if the page is our own (a cross-site page

@@ -72,7 +72,7 @@ pub fn token_hash(token: &str) -> String {
 }
 
 /// What a token may be used for, as lichess names it: playing (`board:play`: seeks,
-/// the games' streams, sockets and actions), reading challenges
+/// the games' streams and actions, a player's game socket), reading challenges
 /// (`challenge:read`) and making or answering them (`challenge:write`). Reading
 /// what is public, and one's own account, needs none.
 pub const SCOPES: [&str; 3] = ["board:play", "challenge:read", "challenge:write"];

@@ -2,6 +2,7 @@
 //! once, listed, tested and revoked — and a revoked token stops working at once,
 //! even though the server remembers tokens it has seen.
 
+use futures_util::StreamExt;
 use serde_json::Value;
 
 use super::*;
@@ -94,6 +95,31 @@ async fn a_token_does_only_what_its_scopes_allow() {
     )
     .await;
     refused_naming(status, &body, 403, "board:play");
+    // Watching a game needs no scope; playing it over a socket needs board:play.
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris2").await;
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris2").await;
+    let socket = |token: &str| format!("ws://{}/api/socket/game/{id}?token={token}", server.addr);
+    let (mut watching, _) = tokio_tungstenite::connect_async(socket(&reader))
+        .await
+        .unwrap();
+    let first = watching.next().await.unwrap().unwrap();
+    assert!(
+        first.to_text().unwrap().contains(r#""t":"full""#),
+        "{first:?}"
+    );
+    let store = caissa_store::Store::open(&db).await.unwrap();
+    let anna_id = store.user_by_name("Anna").await.unwrap().unwrap().id;
+    let anna_reader = auth::issue_token(&store, anna_id, &["challenge:read"], "reader")
+        .await
+        .unwrap();
+    let refused = tokio_tungstenite::connect_async(socket(&anna_reader)).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status().as_u16(), 403)
+        }
+        other => panic!("a player's socket without board:play: {other:?}"),
+    }
     // A scope that does not exist is named.
     let (status, body) = new_token(
         &server,
