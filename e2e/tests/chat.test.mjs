@@ -54,6 +54,8 @@ test('players and spectators chat in their own rooms', { timeout: 120_000 }, asy
     assert.match(await resultText(white), /White wins/);
     await say(white, 'gg');
     await white.waitForSelector('.chat-line:has-text("gg")');
+    // The opponent's page hears it too, with the socket closed.
+    await black.waitForSelector('.chat-line:has-text("gg")', { timeout: 15_000 });
     assert.deepEqual(noProblems(t, a, b, c), []);
   } finally {
     await browser.close();

@@ -1480,6 +1480,9 @@ async fn game_socket(
         Some(token) => Some(crate::auth::token_user(token, &state).await?),
         None => None,
     };
+    // A player's token is asked again before each action: one revoked while the
+    // socket is open stops it acting.
+    let token_hash = token.map(crate::auth::token_hash);
     let user = match bearer {
         // Playing needs board:play; watching needs no scope (nor a token).
         Some((user, scopes)) => {
@@ -1504,7 +1507,7 @@ async fn game_socket(
     Ok(ws
         .max_message_size(4096)
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| crate::socket::run(state, socket, handle, user)))
+        .on_upgrade(move |socket| crate::socket::run(state, socket, handle, user, token_hash)))
 }
 
 /// The quick-pairing pools: `minutes+increment` clocks a seek can name.

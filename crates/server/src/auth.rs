@@ -73,8 +73,9 @@ pub fn token_hash(token: &str) -> String {
 
 /// What a token may be used for, as lichess names it: playing (`board:play`: seeks,
 /// the games' streams and actions, a player's game socket), reading challenges
-/// (`challenge:read`) and making or answering them (`challenge:write`). Reading
-/// what is public, and one's own account, needs none.
+/// (`challenge:read`) and making or answering them (`challenge:write`, or
+/// `board:play`: a board client challenges and accepts as lichess lets it).
+/// Reading what is public, and one's own account, needs none.
 pub const SCOPES: [&str; 3] = ["board:play", "challenge:read", "challenge:write"];
 
 /// A token's scopes from their written form (separated by spaces or commas), or
@@ -110,7 +111,7 @@ pub fn needed_scopes(method: &axum::http::Method, path: &str) -> &'static [&'sta
         if method == axum::http::Method::GET {
             &["challenge:read"]
         } else {
-            &["challenge:write"]
+            &["challenge:write", "board:play"]
         }
     } else {
         &[]
@@ -213,14 +214,22 @@ pub fn bearer_token(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Api
 
 /// The user and scopes of a token; `Unauthorized` if it is unknown (or revoked).
 pub async fn token_user(token: &str, state: &AppState) -> Result<(User, String), ApiError> {
-    let hash = token_hash(token);
-    let epoch = match state.inner.tokens.get(&hash) {
+    hash_user(&token_hash(token), state).await
+}
+
+/// The user and scopes of a token by its hash; `Unauthorized` if it is unknown
+/// (or revoked).
+pub async fn hash_user(hash: &str, state: &AppState) -> Result<(User, String), ApiError> {
+    let epoch = match state.inner.tokens.get(hash) {
         Ok(known) => return Ok(known),
         Err(epoch) => epoch,
     };
-    match state.store.user_by_token(&hash).await? {
+    match state.store.user_by_token(hash).await? {
         Some(known) => {
-            state.inner.tokens.put(hash, known.clone(), epoch);
+            state
+                .inner
+                .tokens
+                .put(hash.to_string(), known.clone(), epoch);
             Ok(known)
         }
         None => Err(ApiError::Unauthorized),

@@ -1,8 +1,10 @@
 //! A game's chat, as the lichess Board API has it: two rooms, `player` (the two
 //! players) and `spectator` (anyone else signed in); `POST` a line, `GET` the
-//! players' room, and every line arrives on the players' game streams as a
-//! `chatLine`. A line is stored before its writer is told it was said, so it is
-//! there after a restart and after the game, like the moves.
+//! room the reader reads (players the players', anyone else the spectators'),
+//! and every line arrives on the players' game streams as a `chatLine` (and on
+//! game sockets, each its reader's room). A line is stored before its writer is
+//! told it was said, so it is there after a restart and after the game, like
+//! the moves.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -139,8 +139,15 @@ pub async fn ended(mut socket: WebSocket, view: Arc<View>) {
     }
 }
 
-/// Serves one socket until the client leaves, or the game is over.
-pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: Option<i64>) {
+/// Serves one socket until the client leaves, or the game is over; `token` is
+/// the hash of the bearer token it was opened with, if any.
+pub async fn run(
+    state: AppState,
+    socket: WebSocket,
+    handle: GameHandle,
+    user: Option<i64>,
+    token: Option<String>,
+) {
     let color = user.and_then(|u| handle.color_of(u));
     let _presence = color.map(|c| handle.present(c));
     let _watcher = color.is_none().then(|| handle.watch());
@@ -209,6 +216,21 @@ pub async fn run(state: AppState, socket: WebSocket, handle: GameHandle, user: O
                     Message::Close(_) => break,
                     _ => continue,
                 };
+                if let (Some(hash), Some(_)) = (&token, color) {
+                    let revoked = matches!(
+                        crate::auth::hash_user(hash, &state).await,
+                        Err(crate::error::ApiError::Unauthorized)
+                    );
+                    if revoked {
+                        let error = json!({ "t": "error", "error": "the token was revoked" });
+                        let _ = sink.send(Message::Text(error.to_string().into())).await;
+                        let _ = sink.send(Message::Close(Some(CloseFrame {
+                            code: close_code::POLICY,
+                            reason: "the token was revoked".into(),
+                        }))).await;
+                        break;
+                    }
+                }
                 let reply = match (serde_json::from_str::<Value>(text.as_str()), user, color) {
                     (Err(e), _, _) => Err(format!("invalid JSON: {e}")),
                     (Ok(_), _, None) => Err("spectators cannot act".to_string()),

@@ -17,6 +17,19 @@ const MAX_DESCRIPTION: usize = 100;
 /// The most tokens one `POST /api/token/test` asks about.
 const MAX_TESTED: usize = 1000;
 
+/// Tokens are managed from a signed-in browser (or by an operator with `caissa
+/// token create`): a token given to an app must not make, list or revoke its
+/// owner's others.
+fn browser_only(headers: &HeaderMap) -> Result<(), ApiError> {
+    if headers.contains_key(axum::http::header::AUTHORIZATION) {
+        return Err(ApiError::Forbidden(
+            "tokens are managed from a signed-in browser, or by an operator with `caissa token create`"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// A stored token as its owner sees it: by its hash (which does not give the
 /// token away), never the token itself.
 fn token_json(token: &caissa_store::StoredToken) -> Value {
@@ -37,12 +50,7 @@ pub async fn create(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    if headers.contains_key(axum::http::header::AUTHORIZATION) {
-        return Err(ApiError::Forbidden(
-            "tokens are made from a signed-in browser, or by an operator with `caissa token create`"
-                .into(),
-        ));
-    }
+    browser_only(&headers)?;
     let f = crate::api::fields(&headers, &body)?;
     let description = f.get("description").map(|d| d.trim()).unwrap_or_default();
     let chars = description.chars().count();
@@ -69,7 +77,9 @@ pub async fn create(
 pub async fn list(
     State(state): State<AppState>,
     Authed(user): Authed,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
+    browser_only(&headers)?;
     let tokens = state.store.tokens_of(user.id).await?;
     Ok(Json(Value::Array(tokens.iter().map(token_json).collect())))
 }
@@ -80,7 +90,9 @@ pub async fn revoke_one(
     State(state): State<AppState>,
     Authed(user): Authed,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<axum::http::StatusCode, ApiError> {
+    browser_only(&headers)?;
     let owned = state.store.tokens_of(user.id).await?;
     if !owned.iter().any(|t| t.hash == id) {
         return Err(ApiError::NotFound(format!("token {id} of {}", user.name)));
@@ -107,11 +119,13 @@ pub async fn revoke_this(
 pub async fn test(State(state): State<AppState>, body: Bytes) -> Result<Json<Value>, ApiError> {
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::BadRequest("the body is not UTF-8 text".into()))?;
-    let tokens: Vec<&str> = text
+    let mut tokens: Vec<&str> = text
         .split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .collect();
+    tokens.sort_unstable();
+    tokens.dedup();
     if tokens.len() > MAX_TESTED {
         return Err(ApiError::BadRequest(format!(
             "at most {MAX_TESTED} tokens at once, not {}",

@@ -1,6 +1,7 @@
 //! API tokens as lichess has them: scoped, made from a signed-in browser and shown
-//! once, listed, tested and revoked — and a revoked token stops working at once,
-//! even though the server remembers tokens it has seen.
+//! once, listed, tested and revoked — and a revoked token is refused from the
+//! next request on (and a socket opened with it can no longer act), even though
+//! the server remembers tokens it has seen.
 
 use futures_util::StreamExt;
 use serde_json::Value;
@@ -120,6 +121,24 @@ async fn a_token_does_only_what_its_scopes_allow() {
         }
         other => panic!("a player's socket without board:play: {other:?}"),
     }
+    // A board client may challenge and accept with board:play alone, as on lichess.
+    let (status, made) = new_token(
+        &server,
+        &client,
+        &clara,
+        &[("description", "board app"), ("scopes", "board:play")],
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    let player = made["token"].as_str().unwrap().to_string();
+    let (status, body) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &player,
+        &[("clock.limit", "300")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
     // A scope that does not exist is named.
     let (status, body) = new_token(
         &server,
@@ -154,7 +173,7 @@ async fn a_revoked_token_stops_working_at_once() {
     for token in &tokens {
         assert_eq!(account(token.clone()).await, 200);
     }
-    // A token cannot make tokens.
+    // A token cannot make tokens, nor list or revoke its owner's others.
     let (status, _) = post(
         &client,
         server.url("/api/token"),
@@ -163,6 +182,13 @@ async fn a_revoked_token_stops_working_at_once() {
     )
     .await;
     assert_eq!(status, 403);
+    let listing = client
+        .get(server.url("/api/token"))
+        .bearer_auth(&tokens[0])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listing.status().as_u16(), 403);
     // lichess's token test: each token's user and scopes, null for a stranger.
     let tested: Value = client
         .post(server.url("/api/token/test"))
@@ -223,5 +249,59 @@ async fn a_revoked_token_stops_working_at_once() {
         .await
         .unwrap();
     assert_eq!(again.status().as_u16(), 404);
+    server.task.abort();
+}
+
+#[tokio::test]
+async fn a_socket_opened_with_a_revoked_token_can_no_longer_act() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let db = temp_db("revoke-socket");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
+    let url = format!("ws://{}/api/socket/game/{id}?token={anna}", server.addr);
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let revoked = client
+        .delete(server.url("/api/token"))
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status().as_u16(), 204);
+    socket
+        .send(Message::Text(r#"{"t":"move","uci":"e2e4"}"#.into()))
+        .await
+        .unwrap();
+    let mut texts = Vec::new();
+    let closed = loop {
+        let next = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .expect("the socket answers");
+        match next {
+            Some(Ok(Message::Text(text))) => texts.push(text.to_string()),
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => {}
+            other => panic!("{other:?} after {texts:?}"),
+        }
+    };
+    assert!(
+        texts.last().unwrap().contains("the token was revoked"),
+        "{texts:?}"
+    );
+    assert_eq!(u16::from(closed.unwrap().code), 1008);
+    // The move was not played.
+    let game: Value = client
+        .get(server.url(&format!("/game/export/{id}")))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["moves"], "", "{game}");
     server.task.abort();
 }

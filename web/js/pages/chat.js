@@ -1,13 +1,18 @@
 // A game's chat beside the board: players talk in their own room, anyone else
 // signed in in the spectators' room (as on lichess). Lines are sent over HTTP and
 // arrive, everyone's own included, on the game's socket; after the game the
-// socket is closed, so one's own lines are shown as soon as they are stored.
+// socket is closed, so the room is read again every few seconds (and after each
+// line sent) while the page is open.
 
 import { api, session } from '../api.js';
 import { t } from '../i18n.js';
 import { h, replace, showError } from '../ui.js';
 
 const MAX_CHARS = 140;
+/** How often the room is read again once the game's socket has closed. */
+const POLL_MS = 5000;
+/** For how long after the game. */
+const POLL_FOR_MS = 10 * 60_000;
 
 export class ChatPanel {
   /** `socketOpen()` says whether lines will still come over the socket. */
@@ -17,6 +22,35 @@ export class ChatPanel {
     this.room = null;
     this.lines = [];
     this.el = h('section', { class: 'chat', 'data-testid': 'chat' });
+    this.poller = null;
+  }
+
+  /** Reads the room again every few seconds: the socket carries no more lines. */
+  keepReading() {
+    if (this.poller || !this.room) return;
+    const until = Date.now() + POLL_FOR_MS;
+    this.poller = setInterval(() => {
+      if (Date.now() > until) this.stop();
+      else this.reload();
+    }, POLL_MS);
+  }
+
+  stop() {
+    clearInterval(this.poller);
+    this.poller = null;
+  }
+
+  /** The room as the server has it. */
+  async reload() {
+    try {
+      const lines = await api(`/api/board/game/${encodeURIComponent(this.gameId)}/chat`);
+      const fresh = lines.map((l) => ({ username: l.user, text: l.text }));
+      if (JSON.stringify(fresh) === JSON.stringify(this.lines)) return;
+      this.lines = fresh;
+      this.renderLines();
+    } catch {
+      // Shown on the next try, or not at all once the page is left.
+    }
   }
 
   /** Opens the room of a player (`true`) or a spectator, and reads what was said. */
@@ -50,7 +84,7 @@ export class ChatPanel {
     try {
       await api(`/api/board/game/${encodeURIComponent(this.gameId)}/chat`, { form: { room: this.room, text } });
       input.value = '';
-      if (!this.socketOpen()) this.onLine({ room: this.room, username: session.user.username, text });
+      if (!this.socketOpen()) await this.reload();
     } catch (err) {
       showError(err);
     }

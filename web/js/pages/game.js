@@ -118,6 +118,7 @@ export class GamePage {
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.goneTimer);
     for (const fn of this.cleanups) fn();
+    if (this.chat) this.chat.stop();
     if (this.ws) {
       this.ws.onclose = null;
       this.ws.close();
@@ -271,6 +272,7 @@ export class GamePage {
       if (this.state && isOver(this.state.status)) {
         this.connection = 'closed';
         this.renderConnection();
+        this.chatPanel().keepReading();
         return;
       }
       this.connection = 'reconnecting';
