@@ -318,7 +318,7 @@ impl Store {
     pub async fn tokens_of(&self, user_id: i64) -> Result<Vec<StoredToken>, StoreError> {
         let rows = sqlx::query(
             "SELECT token_hash, user_id, scopes, description, created_at FROM tokens \
-             WHERE user_id = ? ORDER BY created_at DESC, token_hash",
+             WHERE user_id = ? ORDER BY created_at DESC, rowid DESC",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
