@@ -236,18 +236,13 @@ pub async fn hash_user(hash: &str, state: &AppState) -> Result<(User, String), A
     }
 }
 
-/// Revokes a token: it is deleted, and forgotten here before the answer, so no
-/// request after it is served with it.
-pub async fn revoke(token: &str, state: &AppState) -> Result<bool, ApiError> {
-    let hash = token_hash(token);
-    let revoked = state.store.delete_token(&hash).await?;
-    forget_token_hash(state, &hash);
-    Ok(revoked)
-}
-
-/// Forgets what the cache knows of a token (by hash) that was just revoked.
-pub fn forget_token_hash(state: &AppState, hash: &str) {
+/// Revokes one of `user_id`'s tokens, by hash: it is deleted, and forgotten here
+/// before the answer, so no request after it is served with it. Whether the
+/// user had it.
+pub async fn revoke(user_id: i64, hash: &str, state: &AppState) -> Result<bool, ApiError> {
+    let revoked = state.store.delete_token(user_id, hash).await?;
     state.inner.tokens.forget(hash);
+    Ok(revoked)
 }
 
 /// How long a bearer token's user is remembered.

@@ -16,8 +16,8 @@ use tokio::sync::broadcast;
 use crate::auth::Authed;
 use crate::error::ApiError;
 use crate::limits::Kind;
-use crate::live::{now_ms, View};
-use crate::{AppState, LiveOrStored};
+use crate::live::{now_ms, GameHandle};
+use crate::AppState;
 
 /// The longest line, in characters (lichess's).
 const MAX_CHARS: usize = 140;
@@ -66,9 +66,17 @@ impl Chat {
     }
 }
 
-/// Whether `user` is one of the game's players.
-fn plays(view: &View, user: i64) -> bool {
-    user == view.white.id || user == view.black.id
+/// The ids of a game's players, and its task if it is live (a finished game's
+/// players are read from the store, without replaying the game).
+async fn players(state: &AppState, id: &str) -> Result<([i64; 2], Option<GameHandle>), ApiError> {
+    if let Some(handle) = state.game(id) {
+        let view = handle.view();
+        return Ok(([view.white.id, view.black.id], Some(handle)));
+    }
+    match state.store.game(id).await? {
+        Some(game) => Ok(([game.white_id, game.black_id], None)),
+        None => Err(ApiError::NotFound(format!("game {id}"))),
+    }
 }
 
 /// `POST /api/board/game/{id}/chat` (`room`, `text`): a line in a room of a game,
@@ -98,11 +106,8 @@ pub async fn post(
             "text: a line has 1 to {MAX_CHARS} characters, not {chars}"
         )));
     }
-    let (view, live) = match state.live_or_stored(&id).await? {
-        LiveOrStored::Live(handle) => (handle.view(), Some(handle)),
-        LiveOrStored::Stored(view) => (view, None),
-    };
-    if room == "player" && !plays(&view, user.id) {
+    let (players, live) = players(&state, &id).await?;
+    if room == "player" && !players.contains(&user.id) {
         return Err(ApiError::Forbidden(
             "only the players write in the player room".into(),
         ));
@@ -133,11 +138,8 @@ pub async fn get(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let view = match state.live_or_stored(&id).await? {
-        LiveOrStored::Live(handle) => handle.view(),
-        LiveOrStored::Stored(view) => view,
-    };
-    let room = if plays(&view, user.id) {
+    let (players, _) = players(&state, &id).await?;
+    let room = if players.contains(&user.id) {
         "player"
     } else {
         "spectator"

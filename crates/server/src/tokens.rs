@@ -30,13 +30,18 @@ fn browser_only(headers: &HeaderMap) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Stored scopes (space-separated) as lichess writes them: `board:play,challenge:read`.
+fn lichess_scopes(stored: &str) -> String {
+    stored.split_whitespace().collect::<Vec<_>>().join(",")
+}
+
 /// A stored token as its owner sees it: by its hash (which does not give the
 /// token away), never the token itself.
 fn token_json(token: &caissa_store::StoredToken) -> Value {
     json!({
         "id": token.hash,
         "description": token.description,
-        "scopes": token.scopes.split(' ').filter(|s| !s.is_empty()).collect::<Vec<_>>().join(","),
+        "scopes": lichess_scopes(&token.scopes),
         "createdAt": token.created_at,
     })
 }
@@ -93,12 +98,9 @@ pub async fn revoke_one(
     headers: HeaderMap,
 ) -> Result<axum::http::StatusCode, ApiError> {
     browser_only(&headers)?;
-    let owned = state.store.tokens_of(user.id).await?;
-    if !owned.iter().any(|t| t.hash == id) {
+    if !auth::revoke(user.id, &id, &state).await? {
         return Err(ApiError::NotFound(format!("token {id} of {}", user.name)));
     }
-    state.store.delete_token(&id).await?;
-    auth::forget_token_hash(&state, &id);
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -109,8 +111,8 @@ pub async fn revoke_this(
     headers: HeaderMap,
 ) -> Result<axum::http::StatusCode, ApiError> {
     let token = auth::bearer_token(&headers)?.ok_or(ApiError::Unauthorized)?;
-    auth::token_user(token, &state).await?;
-    auth::revoke(token, &state).await?;
+    let (user, _) = auth::token_user(token, &state).await?;
+    auth::revoke(user.id, &auth::token_hash(token), &state).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -137,7 +139,7 @@ pub async fn test(State(state): State<AppState>, body: Bytes) -> Result<Json<Val
         let known = match auth::token_user(token, &state).await {
             Ok((user, scopes)) => json!({
                 "userId": user.name.to_lowercase(),
-                "scopes": scopes.split(' ').filter(|s| !s.is_empty()).collect::<Vec<_>>().join(","),
+                "scopes": lichess_scopes(&scopes),
                 "expires": null,
             }),
             Err(ApiError::Unauthorized) => Value::Null,

@@ -354,10 +354,11 @@ impl Store {
         }
     }
 
-    /// Revokes a token, by its hash; whether there was one.
-    pub async fn delete_token(&self, token_hash: &str) -> Result<bool, StoreError> {
-        let done = sqlx::query("DELETE FROM tokens WHERE token_hash = ?")
+    /// Revokes one of a user's tokens, by its hash; whether the user had it.
+    pub async fn delete_token(&self, user_id: i64, token_hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM tokens WHERE token_hash = ? AND user_id = ?")
             .bind(token_hash)
+            .bind(user_id)
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() > 0)
@@ -1018,9 +1019,10 @@ mod tests {
             "Anna"
         );
         assert_eq!(store.user_by_name("ANNA").await.unwrap().unwrap().id, a.id);
-        assert!(store.delete_token("h").await.unwrap());
+        assert!(!store.delete_token(b.id, "h").await.unwrap());
+        assert!(store.delete_token(a.id, "h").await.unwrap());
         assert!(store.user_by_token("h").await.unwrap().is_none());
-        assert!(!store.delete_token("h").await.unwrap());
+        assert!(!store.delete_token(a.id, "h").await.unwrap());
     }
 
     #[tokio::test]
