@@ -30,6 +30,11 @@ fn refused_naming(status: u16, body: &Value, expected: u16, word: &str) {
     assert!(error.contains(word), "{body}");
 }
 
+/// The status of a request's answer.
+async fn status_of(request: reqwest::RequestBuilder) -> u16 {
+    request.send().await.unwrap().status().as_u16()
+}
+
 async fn new_token(
     server: &Server,
     client: &reqwest::Client,
@@ -65,20 +70,9 @@ async fn a_token_does_only_what_its_scopes_allow() {
     assert_eq!(made["scopes"], "challenge:read");
     let reader = made["token"].as_str().unwrap().to_string();
     // Reading challenges and the account: allowed.
-    let listed = client
-        .get(server.url("/api/challenge"))
-        .bearer_auth(&reader)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(listed.status().as_u16(), 200);
-    let me = client
-        .get(server.url("/api/account"))
-        .bearer_auth(&reader)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(me.status().as_u16(), 200);
+    let get = |path: &str| client.get(server.url(path)).bearer_auth(&reader);
+    assert_eq!(status_of(get("/api/challenge")).await, 200);
+    assert_eq!(status_of(get("/api/account")).await, 200);
     // Challenging and seeking: refused, saying which scope is missing.
     let (status, body) = post(
         &client,
@@ -165,10 +159,8 @@ async fn a_revoked_token_stops_working_at_once() {
         assert_eq!(made["scopes"], "board:play,challenge:read,challenge:write");
         tokens.push(made["token"].as_str().unwrap().to_string());
     }
-    let account = |token: String| {
-        let request = client.get(server.url("/api/account")).bearer_auth(token);
-        async move { request.send().await.unwrap().status().as_u16() }
-    };
+    let account =
+        |token: String| status_of(client.get(server.url("/api/account")).bearer_auth(token));
     // Both work (and are now remembered by the server).
     for token in &tokens {
         assert_eq!(account(token.clone()).await, 200);
@@ -182,13 +174,8 @@ async fn a_revoked_token_stops_working_at_once() {
     )
     .await;
     assert_eq!(status, 403);
-    let listing = client
-        .get(server.url("/api/token"))
-        .bearer_auth(&tokens[0])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(listing.status().as_u16(), 403);
+    let listing = client.get(server.url("/api/token")).bearer_auth(&tokens[0]);
+    assert_eq!(status_of(listing).await, 403);
     // lichess's token test: each token's user and scopes, null for a stranger.
     let tested: Value = client
         .post(server.url("/api/token/test"))
@@ -223,32 +210,21 @@ async fn a_revoked_token_stops_working_at_once() {
         .any(|t| tokens.contains(&t["id"].as_str().unwrap().to_string())));
     // Revoking the phone's from the browser; the laptop revokes its own.
     let phone = listed[0]["id"].as_str().unwrap();
-    let revoked = client
-        .delete(server.url(&format!("/api/token/{phone}")))
-        .header("Cookie", &dora.0)
-        .header("X-CSRF-Token", &dora.1)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(revoked.status().as_u16(), 204);
+    let revoke_phone = || {
+        client
+            .delete(server.url(&format!("/api/token/{phone}")))
+            .header("Cookie", &dora.0)
+            .header("X-CSRF-Token", &dora.1)
+    };
+    assert_eq!(status_of(revoke_phone()).await, 204);
     assert_eq!(account(tokens[1].clone()).await, 401);
-    let revoked = client
+    let revoke_own = client
         .delete(server.url("/api/token"))
-        .bearer_auth(&tokens[0])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(revoked.status().as_u16(), 204);
+        .bearer_auth(&tokens[0]);
+    assert_eq!(status_of(revoke_own).await, 204);
     assert_eq!(account(tokens[0].clone()).await, 401);
-    // Someone else's token, or one already gone, is not found.
-    let again = client
-        .delete(server.url(&format!("/api/token/{phone}")))
-        .header("Cookie", &dora.0)
-        .header("X-CSRF-Token", &dora.1)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(again.status().as_u16(), 404);
+    // A token already gone (or someone else's) is not found.
+    assert_eq!(status_of(revoke_phone()).await, 404);
     server.task.abort();
 }
 
@@ -264,13 +240,8 @@ async fn a_socket_opened_with_a_revoked_token_can_no_longer_act() {
     let id = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
     let url = format!("ws://{}/api/socket/game/{id}?token={anna}", server.addr);
     let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-    let revoked = client
-        .delete(server.url("/api/token"))
-        .bearer_auth(&anna)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(revoked.status().as_u16(), 204);
+    let revoke = client.delete(server.url("/api/token")).bearer_auth(&anna);
+    assert_eq!(status_of(revoke).await, 204);
     socket
         .send(Message::Text(r#"{"t":"move","uci":"e2e4"}"#.into()))
         .await
