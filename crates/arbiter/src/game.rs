@@ -78,6 +78,12 @@ pub enum Action {
         /// player's bounded quota (0 over the board).
         #[serde(default)]
         lag_ms: u64,
+        /// Offer a draw with the move (9.1.2.2: after making it, before pressing
+        /// the clock); with the opponent's offer open, this agrees to it instead,
+        /// before the move. An offer the rules do not allow now is not made, and
+        /// the move stands.
+        #[serde(default)]
+        offering_draw: bool,
     },
     /// Offer a draw (9.1).
     OfferDraw,
@@ -133,6 +139,7 @@ impl Action {
         Action::Move {
             text: text.into(),
             lag_ms: 0,
+            offering_draw: false,
         }
     }
 }
@@ -597,10 +604,19 @@ impl Game {
         let adjourned = self.envelope.is_some();
         let turn = self.position().turn();
         match action {
-            Action::Move { text, lag_ms } => {
+            Action::Move {
+                text,
+                lag_ms,
+                offering_draw,
+            } => {
                 self.require_playing()?;
                 if by != turn {
                     return Err(ActionError::NotYourTurn(by.name()));
+                }
+                if offering_draw && self.draw_offer == Some(!by) {
+                    // "Offer or agree": the draw is agreed in the position the
+                    // opponent offered it in.
+                    return self.end(now, GameResult::Draw, Termination::Agreement);
                 }
                 let m = match self.read_move(&text) {
                     Ok(m) => m,
@@ -612,7 +628,11 @@ impl Game {
                     }
                     Err(e) => return Err(e),
                 };
-                self.play(by, m, lag_ms, now)
+                self.play(by, m, lag_ms, now)?;
+                if offering_draw && self.finish.is_none() && self.check_offer(by, true).is_ok() {
+                    self.emit(now, EventKind::DrawOffered { by })?;
+                }
+                Ok(())
             }
             Action::ProposeTakeback => {
                 if self.takeback == Some(!by) {
@@ -642,7 +662,7 @@ impl Game {
                 if self.draw_offer == Some(!by) {
                     return self.end(now, GameResult::Draw, Termination::Agreement);
                 }
-                self.check_offer(by)?;
+                self.check_offer(by, false)?;
                 self.emit(now, EventKind::DrawOffered { by })
             }
             Action::AcceptDraw => {
@@ -1075,7 +1095,9 @@ impl Game {
         None
     }
 
-    fn check_offer(&self, by: Color) -> Result<(), ActionError> {
+    /// Whether `by` may offer a draw now; `with_move`: the offer comes with the
+    /// move just made (before the clock is pressed, so still on `by`'s turn).
+    fn check_offer(&self, by: Color, with_move: bool) -> Result<(), ActionError> {
         let p = &self.params;
         if self.draw_offer == Some(by) {
             return Err(not_allowed("your draw offer is still open"));
@@ -1087,7 +1109,7 @@ impl Game {
                 "a draw can be agreed only after both players have moved (5.2.3)",
             ));
         }
-        if p.offer_on_own_turn_only && self.position().turn() != by {
+        if p.offer_on_own_turn_only && self.position().turn() != by && !with_move {
             return Err(not_allowed("a draw can be offered only on your own turn"));
         }
         if self.moves_made(by) < p.offer_after_moves {

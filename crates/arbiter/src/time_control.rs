@@ -71,6 +71,31 @@ pub enum Speed {
     Unlimited,
 }
 
+impl Speed {
+    /// The speed's name as servers write it: `bullet`, `blitz`, `rapid`,
+    /// `classical`, `correspondence`, `unlimited`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+            Speed::Unlimited => "unlimited",
+        }
+    }
+
+    /// Every speed, fastest first.
+    pub const ALL: [Speed; 6] = [
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+        Speed::Unlimited,
+    ];
+}
+
 /// Why a time-control description could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid time control {text:?}: {why}")]

@@ -394,6 +394,47 @@ fn art_9_1_offers_crossing_are_an_agreement() {
     assert_eq!(finished(&game), (GameResult::Draw, Termination::Agreement));
 }
 
+fn move_offering_draw(text: &str) -> Action {
+    Action::Move {
+        text: text.into(),
+        lag_ms: 0,
+        offering_draw: true,
+    }
+}
+
+#[test]
+fn art_9_1_2_2_a_draw_offered_with_the_move_is_open_after_it() {
+    let mut game = standard();
+    play(&mut game, &["e4", "e5"], 0, SECOND);
+    act(&mut game, White, move_offering_draw("Nf3"), 3 * SECOND);
+    assert_eq!(game.plies(), 3);
+    assert_eq!(game.draw_offer(), Some(White));
+    act(&mut game, Black, Action::AcceptDraw, 4 * SECOND);
+    assert_eq!(finished(&game), (GameResult::Draw, Termination::Agreement));
+}
+
+#[test]
+fn art_9_1_offering_with_a_move_while_the_opponent_offers_agrees_before_the_move() {
+    let mut game = standard();
+    play(&mut game, &["e4", "e5", "Nf3"], 0, SECOND);
+    act(&mut game, White, Action::OfferDraw, 4 * SECOND);
+    act(&mut game, Black, move_offering_draw("Nc6"), 5 * SECOND);
+    assert_eq!(finished(&game), (GameResult::Draw, Termination::Agreement));
+    // Agreed in the position it was offered in: the move was not played.
+    assert_eq!(game.plies(), 3);
+}
+
+#[test]
+fn art_5_2_3_an_offer_the_rules_refuse_leaves_the_move_standing() {
+    let mut game = standard();
+    // No agreement before both players have moved: the offer is not made...
+    act(&mut game, White, move_offering_draw("e4"), SECOND);
+    // ...and the move stands.
+    assert_eq!(game.plies(), 1);
+    assert_eq!(game.draw_offer(), None);
+    assert_eq!(game.finish(), None);
+}
+
 #[test]
 fn art_9_1_accepting_without_an_offer_is_refused() {
     let mut game = standard();

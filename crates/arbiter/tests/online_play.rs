@@ -148,6 +148,7 @@ fn play_lagged(game: &mut caissa_arbiter::Game, text: &str, lag_ms: u64, at: u64
         Action::Move {
             text: text.into(),
             lag_ms,
+            offering_draw: false,
         },
         at,
     );

@@ -75,7 +75,7 @@ pub fn game_tree(record: &GameRecord, header: &PgnHeader) -> GameTree {
 }
 
 /// The game in PGN export format, ending with a blank line.
-pub fn to_pgn(record: &GameRecord, header: &PgnHeader) -> Result<String, String> {
+pub fn to_pgn(record: &GameRecord, header: &PgnHeader) -> Result<String, caissa_pgn::WriteError> {
     write_game(&game_tree(record, header))
 }
 

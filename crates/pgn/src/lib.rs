@@ -26,6 +26,6 @@ mod writer;
 
 pub use reader::{Flow, Location, PgnError, RawComment, Reader, SanToken, Visitor};
 pub use replay::{ReplayedGame, Replayer};
-pub use setup::{starting_position, variant_is_chess960};
+pub use setup::{starting_position, variant_is_chess960, SetupError};
 pub use tree::{GameTree, Node, TreeBuilder, Variation};
-pub use writer::{write_game, LINE_WIDTH, SEVEN_TAG_ROSTER};
+pub use writer::{write_game, WriteError, LINE_WIDTH, SEVEN_TAG_ROSTER};

@@ -769,9 +769,7 @@ impl<R: Read> Reader<R> {
                     }
                     let ply = plies.last().copied().unwrap_or(0) + 1;
                     let parsed = if token.is_ascii() {
-                        San::parse_ascii(token).map_err(|why| {
-                            format!("{:?} is not a move: {why}", String::from_utf8_lossy(token))
-                        })
+                        San::parse_ascii(token).map_err(|e| e.to_string())
                     } else {
                         match std::str::from_utf8(token) {
                             Ok(text) => San::parse(text).map_err(|e| e.to_string()),

@@ -4,8 +4,19 @@ use caissa_rules::{fen, CastlingMode, Position};
 
 use crate::reader::Location;
 
+/// Why a game's tags give no starting position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The `Variant` tag names a variant that is not played here.
+    #[error("unsupported variant {0:?}")]
+    UnsupportedVariant(String),
+    /// The `FEN` tag is not a legal position.
+    #[error("FEN tag: {0}")]
+    Fen(#[from] caissa_rules::fen::FenError),
+}
+
 /// Whether a `Variant` tag value names Chess960; `Err` for variants not supported.
-pub fn variant_is_chess960(variant: &str) -> Result<bool, String> {
+pub fn variant_is_chess960(variant: &str) -> Result<bool, SetupError> {
     let v = variant.trim().to_ascii_lowercase();
     if v.contains("960") || v.contains("fischer") || v.contains("freestyle") {
         Ok(true)
@@ -15,19 +26,18 @@ pub fn variant_is_chess960(variant: &str) -> Result<bool, String> {
     ) {
         Ok(false)
     } else {
-        Err(format!("unsupported variant {variant:?}"))
+        Err(SetupError::UnsupportedVariant(variant.to_string()))
     }
 }
 
 /// The position a game starts from: the initial position, or its `FEN` tag (read as
 /// Chess960 when the `Variant` says so, otherwise detected from the castling rights).
-pub fn starting_position(fen_tag: Option<&str>, chess960: bool) -> Result<Position, String> {
-    match fen_tag {
-        None => Ok(Position::new()),
-        Some(text) if chess960 => fen::parse_with_mode(text, CastlingMode::Chess960),
-        Some(text) => fen::parse(text),
-    }
-    .map_err(|e| format!("FEN tag: {e}"))
+pub fn starting_position(fen_tag: Option<&str>, chess960: bool) -> Result<Position, SetupError> {
+    Ok(match fen_tag {
+        None => Position::new(),
+        Some(text) if chess960 => fen::parse_with_mode(text, CastlingMode::Chess960)?,
+        Some(text) => fen::parse(text)?,
+    })
 }
 
 /// A game's `FEN` and `Variant` tags as a visitor reads them, with where they stand.
@@ -51,11 +61,15 @@ impl SetupTags {
     /// The position the game starts from, or what is wrong and the tag at fault.
     pub(crate) fn starting_position(&self) -> Result<Position, (Location, String)> {
         let chess960 = match &self.variant {
-            Some((variant, at)) => variant_is_chess960(variant).map_err(|e| (*at, e))?,
+            Some((variant, at)) => {
+                variant_is_chess960(variant).map_err(|e| (*at, e.to_string()))?
+            }
             None => false,
         };
         match &self.fen {
-            Some((fen, at)) => starting_position(Some(fen), chess960).map_err(|e| (*at, e)),
+            Some((fen, at)) => {
+                starting_position(Some(fen), chess960).map_err(|e| (*at, e.to_string()))
+            }
             None => Ok(Position::new()),
         }
     }

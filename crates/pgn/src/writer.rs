@@ -21,13 +21,29 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
+/// Why a game could not be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// Its tags give no starting position.
+    #[error(transparent)]
+    Setup(#[from] setup::SetupError),
+    /// A move is not legal in its position.
+    #[error("ply {ply}: {error}")]
+    Move {
+        /// The move's ply (1 for the game's first move).
+        ply: u32,
+        /// What is wrong with it.
+        error: caissa_rules::san::SanError,
+    },
+}
+
 /// Longest movetext line written.
 pub const LINE_WIDTH: usize = 80;
 
 /// Writes a game in export format, ending with a blank line. Fails, naming the ply
 /// (1 for the game's first move, as the reader counts), if a move is not legal in
 /// its position.
-pub fn write_game(game: &GameTree) -> Result<String, String> {
+pub fn write_game(game: &GameTree) -> Result<String, WriteError> {
     let mut out = String::with_capacity(1024);
     for (name, default) in SEVEN_TAG_ROSTER {
         let value = match name {
@@ -92,7 +108,7 @@ fn write_variation(
     start: Position,
     first_ply: u32,
     words: &mut Vec<String>,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     for comment in &line.comments {
         push_comment(words, comment);
     }
@@ -102,7 +118,7 @@ fn write_variation(
         let m = node
             .san
             .to_move(&pos)
-            .map_err(|e| format!("ply {ply}: {e}"))?;
+            .map_err(|error| WriteError::Move { ply, error })?;
         let number = pos.fullmoves();
         if pos.turn().index() == 0 {
             words.push(format!("{number}."));

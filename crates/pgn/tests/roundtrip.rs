@@ -453,7 +453,14 @@ fn writer_counts_plies_from_the_first_move_played_as_the_reader_does() {
     ] {
         let text = format!("{fen_tag}{movetext}\n");
         let error = write_game(&tree_one(&text)).unwrap_err();
-        assert!(error.starts_with(&format!("ply {ply}: ")), "{error}");
+        assert!(
+            matches!(error, caissa_pgn::WriteError::Move { ply: p, .. } if p == ply),
+            "{error}"
+        );
+        assert!(
+            error.to_string().starts_with(&format!("ply {ply}: ")),
+            "{error}"
+        );
         assert_eq!(replay_one(&text).error.and_then(|e| e.ply), Some(ply));
     }
 }
@@ -463,13 +470,23 @@ fn writer_refuses_an_illegal_move_naming_its_ply() {
     // The tree builder does not check moves; the writer replays them.
     let tree = tree_one("1. e4 e5 2. Ke3 *");
     let error = write_game(&tree).unwrap_err();
-    assert!(error.contains("ply 3"), "{error}");
+    assert!(
+        matches!(error, caissa_pgn::WriteError::Move { ply: 3, .. }),
+        "{error}"
+    );
     // A tree made in code may start from a FEN that is no position.
     let mut tree = GameTree::default();
     tree.set_tag("FEN", "8/8/8/8/8/8/8/8 w - - 0 1");
     tree.result = "*".to_string();
     let error = write_game(&tree).unwrap_err();
-    assert!(error.starts_with("FEN tag"), "{error}");
+    assert!(
+        matches!(
+            error,
+            caissa_pgn::WriteError::Setup(caissa_pgn::SetupError::Fen(_))
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().starts_with("FEN tag"), "{error}");
 }
 
 #[test]

@@ -112,7 +112,7 @@ impl San {
     /// Parses SAN in any of the accepted forms (see the module docs).
     pub fn parse(text: &str) -> Result<San, SanError> {
         if text.is_ascii() {
-            return San::parse_ascii(text.as_bytes()).map_err(|why| SanError::Syntax {
+            return San::parse_ascii_or_why(text.as_bytes()).map_err(|why| SanError::Syntax {
                 san: text.to_string(),
                 why,
             });
@@ -134,11 +134,19 @@ impl San {
             let c = ascii.chars().find(|c| !c.is_ascii()).unwrap_or('?');
             return Err(syntax(format!("unexpected {c:?}")));
         }
-        San::parse_ascii(ascii.as_bytes()).map_err(syntax)
+        San::parse_ascii_or_why(ascii.as_bytes()).map_err(syntax)
     }
 
-    /// Parses ASCII SAN without allocating (except for the error message).
-    pub fn parse_ascii(text: &[u8]) -> Result<San, String> {
+    /// Parses ASCII SAN without allocating (except for the error).
+    pub fn parse_ascii(text: &[u8]) -> Result<San, SanError> {
+        San::parse_ascii_or_why(text).map_err(|why| SanError::Syntax {
+            san: String::from_utf8_lossy(text).into_owned(),
+            why,
+        })
+    }
+
+    /// Parses ASCII SAN, or says what is wrong with it.
+    fn parse_ascii_or_why(text: &[u8]) -> Result<San, String> {
         if let Some(san) = San::parse_common(text) {
             return Ok(san);
         }

@@ -1,10 +1,10 @@
 //! The web app's files (`web/`), embedded in the binary so that `caissa serve` needs
 //! nothing else. Page addresses (`/`, `/game/{id}`, `/@/{name}` ...) all answer with
-//! `index.html`; the page's script routes on the client. `--web-dir` serves the files
-//! from disk instead, for working on the front end without rebuilding.
+//! `index.html`; the page's script routes on the client. A configured folder
+//! serves the files from disk instead, for working on the front end without
+//! rebuilding.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::OnceLock;
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -14,11 +14,9 @@ use axum::response::{IntoResponse, Response};
 #[exclude = "test/*"]
 struct Embedded;
 
-static DISK: OnceLock<PathBuf> = OnceLock::new();
-
-/// Serves the web app from `dir` instead of the embedded copy (call before serving).
-pub fn serve_from(dir: PathBuf) {
-    let _ = DISK.set(dir);
+/// Where the web app's files come from.
+pub struct Assets {
+    disk: Option<PathBuf>,
 }
 
 fn content_type(path: &str) -> &'static str {
@@ -34,46 +32,74 @@ fn content_type(path: &str) -> &'static str {
         Some("ogg") => "audio/ogg",
         Some("mp3") => "audio/mpeg",
         Some("woff2") => "font/woff2",
+        Some("wasm") => "application/wasm",
+        Some("webmanifest") => "application/manifest+json",
         _ => "application/octet-stream",
     }
 }
 
-/// The bytes of `path` (relative to `web/`), if there is such a file.
-fn load(path: &str) -> Option<Vec<u8>> {
-    let relative = Path::new(path);
-    if relative
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
-        return None;
+impl Assets {
+    /// The embedded files, or those in `disk`.
+    pub fn new(disk: Option<PathBuf>) -> Assets {
+        Assets { disk }
     }
-    match DISK.get() {
-        Some(dir) => std::fs::read(dir.join(relative)).ok(),
-        None => Embedded::get(path).map(|f| f.data.into_owned()),
+
+    /// The bytes of `path` (relative to `web/`), if there is such a file.
+    fn load(&self, path: &str) -> Option<Vec<u8>> {
+        let relative = Path::new(path);
+        if relative
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+        {
+            return None;
+        }
+        match &self.disk {
+            Some(dir) => std::fs::read(dir.join(relative)).ok(),
+            None => Embedded::get(path).map(|f| f.data.into_owned()),
+        }
+    }
+
+    /// One file from `web/`, or a JSON 404 naming it.
+    pub fn file(&self, path: &str) -> Response {
+        match self.load(path) {
+            Some(bytes) => (
+                [
+                    (header::CONTENT_TYPE, content_type(path)),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                bytes,
+            )
+                .into_response(),
+            None => (
+                StatusCode::NOT_FOUND,
+                [(header::CONTENT_TYPE, "application/json")],
+                serde_json::json!({ "error": format!("no such file: {path}") }).to_string(),
+            )
+                .into_response(),
+        }
+    }
+
+    /// The page shell for any page address.
+    pub fn page(&self) -> Response {
+        self.file("index.html")
     }
 }
 
-/// One file from `web/`, or 404.
-pub fn file(path: &str) -> Response {
-    match load(path) {
-        Some(bytes) => (
-            [
-                (header::CONTENT_TYPE, content_type(path)),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            bytes,
-        )
-            .into_response(),
-        None => (
-            StatusCode::NOT_FOUND,
-            [(header::CONTENT_TYPE, "application/json")],
-            format!("{{\"error\":\"no such file: {}\"}}", path.replace('"', "")),
-        )
-            .into_response(),
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The page shell for any page address.
-pub fn page() -> Response {
-    file("index.html")
+    #[tokio::test]
+    async fn a_missing_file_is_named_in_valid_json_whatever_its_name() {
+        let assets = Assets::new(None);
+        for name in ["a\\b", "new\nline", "nul\0byte", "quote\"d"] {
+            let response = assets.file(name);
+            assert_eq!(response.status(), StatusCode::NOT_FOUND);
+            let body = axum::body::to_bytes(response.into_body(), 4096)
+                .await
+                .unwrap();
+            let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert!(value["error"].as_str().unwrap().ends_with(name), "{value}");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Counters for `/metrics` (Prometheus text format): moves played, how long an
 //! action takes from the game's mailbox to durable and acknowledged, and how long
 //! the group commit's transactions take (the part of that time spent storing).
+//! One [`Metrics`] belongs to each server (tests build many side by side).
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -9,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 const BUCKETS_MS: [u64; 11] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500];
 
 /// A latency histogram with the buckets above.
+#[derive(Default)]
 struct Histogram {
     count: AtomicU64,
     sum_us: AtomicU64,
@@ -16,14 +18,6 @@ struct Histogram {
 }
 
 impl Histogram {
-    const fn new() -> Histogram {
-        Histogram {
-            count: AtomicU64::new(0),
-            sum_us: AtomicU64::new(0),
-            buckets: [const { AtomicU64::new(0) }; BUCKETS_MS.len()],
-        }
-    }
-
     fn observe(&self, micros: u64) {
         self.count.fetch_add(1, Relaxed);
         self.sum_us.fetch_add(micros, Relaxed);
@@ -49,51 +43,74 @@ impl Histogram {
     }
 }
 
-static MOVES: AtomicU64 = AtomicU64::new(0);
-static ACTIONS: Histogram = Histogram::new();
-static COMMITS: Histogram = Histogram::new();
-static COMMITTED_APPENDS: AtomicU64 = AtomicU64::new(0);
+/// The server's counters.
+#[derive(Default)]
+pub struct Metrics {
+    moves: AtomicU64,
+    actions_total: AtomicU64,
+    actions: Histogram,
+    commits: Histogram,
+    committed_appends: AtomicU64,
+}
 
-/// Records one action handled by a game in `micros`; `moved`: it was a move.
-pub fn record(micros: u64, moved: bool) {
-    if moved {
-        MOVES.fetch_add(1, Relaxed);
+impl Metrics {
+    /// Records one action handled by a game in `micros`; `moved`: it was a move.
+    pub fn record_action(&self, micros: u64, moved: bool) {
+        if moved {
+            self.moves.fetch_add(1, Relaxed);
+        }
+        self.actions_total.fetch_add(1, Relaxed);
+        self.actions.observe(micros);
     }
-    ACTIONS.observe(micros);
-}
 
-/// Records one group-commit transaction of `appends` games' events in `micros`.
-pub fn record_commit(micros: u64, appends: usize) {
-    COMMITS.observe(micros);
-    COMMITTED_APPENDS.fetch_add(appends as u64, Relaxed);
-}
+    /// Records one group-commit transaction of `appends` games' events in `micros`.
+    pub fn record_commit(&self, micros: u64, appends: usize) {
+        self.commits.observe(micros);
+        self.committed_appends.fetch_add(appends as u64, Relaxed);
+    }
 
-/// The counters in Prometheus text format.
-pub fn render(out: &mut String) {
-    let _ = writeln!(
-        out,
-        "# HELP caissa_moves_total Moves played (rate() gives moves/s)."
-    );
-    let _ = writeln!(out, "# TYPE caissa_moves_total counter");
-    let _ = writeln!(out, "caissa_moves_total {}", MOVES.load(Relaxed));
-    ACTIONS.render(
-        out,
-        "caissa_action_seconds",
-        "Time from a game's mailbox to the action being durable.",
-    );
-    COMMITS.render(
-        out,
-        "caissa_commit_seconds",
-        "Time of one group-commit transaction (the events of many games).",
-    );
-    let _ = writeln!(
-        out,
-        "# HELP caissa_committed_appends_total Games' appends stored by group commits (over caissa_commit_seconds_count: games per transaction)."
-    );
-    let _ = writeln!(out, "# TYPE caissa_committed_appends_total counter");
-    let _ = writeln!(
-        out,
-        "caissa_committed_appends_total {}",
-        COMMITTED_APPENDS.load(Relaxed)
-    );
+    /// The counters in Prometheus text format, after `gauges` (name, help, value).
+    pub fn render(&self, gauges: &[(&str, &str, u64)]) -> String {
+        let mut out = String::new();
+        for (name, help, value) in gauges {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}"
+            );
+        }
+        let _ = writeln!(out, "# HELP caissa_actions_total Player actions handled.");
+        let _ = writeln!(out, "# TYPE caissa_actions_total counter");
+        let _ = writeln!(
+            out,
+            "caissa_actions_total {}",
+            self.actions_total.load(Relaxed)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP caissa_moves_total Moves played (rate() gives moves/s)."
+        );
+        let _ = writeln!(out, "# TYPE caissa_moves_total counter");
+        let _ = writeln!(out, "caissa_moves_total {}", self.moves.load(Relaxed));
+        self.actions.render(
+            &mut out,
+            "caissa_action_seconds",
+            "Time from a game's mailbox to the action being durable.",
+        );
+        self.commits.render(
+            &mut out,
+            "caissa_commit_seconds",
+            "Time of one group-commit transaction (the events of many games).",
+        );
+        let _ = writeln!(
+            out,
+            "# HELP caissa_committed_appends_total Games' appends stored by group commits (over caissa_commit_seconds_count: games per transaction)."
+        );
+        let _ = writeln!(out, "# TYPE caissa_committed_appends_total counter");
+        let _ = writeln!(
+            out,
+            "caissa_committed_appends_total {}",
+            self.committed_appends.load(Relaxed)
+        );
+        out
+    }
 }

@@ -105,7 +105,7 @@ async fn a_token_does_only_what_its_scopes_allow() {
     );
     let store = caissa_store::Store::open(&db).await.unwrap();
     let anna_id = store.user_by_name("Anna").await.unwrap().unwrap().id;
-    let anna_reader = auth::issue_token(&store, anna_id, &["challenge:read"], "reader")
+    let anna_reader = auth::issue_token(&store, anna_id, &[auth::Scope::ChallengeRead], "reader")
         .await
         .unwrap();
     let refused = tokio_tungstenite::connect_async(socket(&anna_reader)).await;

@@ -381,7 +381,8 @@ async fn a_finished_game_is_still_seen_after_a_restart() {
         &[],
     )
     .await;
-    assert_eq!(status, 400, "{body}");
+    // The game is over: a conflict.
+    assert_eq!(status, 409, "{body}");
     assert!(body["error"].as_str().unwrap().contains("over"), "{body}");
     // The socket too, and it closes properly.
     let (mut socket, _) =
@@ -842,7 +843,7 @@ async fn a_game_over_before_a_restart_can_be_rematched_once() {
     assert!(body["gameId"].is_string(), "{body}");
     // While that rematch is played, no second one.
     let (status, body) = post(&client, url("yes"), &anna, &[]).await;
-    assert_eq!(status, 400, "{body}");
+    assert_eq!(status, 409, "{body}");
     assert!(
         body["error"].as_str().unwrap().contains("already playing"),
         "{body}"

@@ -71,7 +71,7 @@ async fn a_takeback_needs_the_opponents_consent() {
     assert_eq!(post(&client, url("yes"), &anna, &[]).await.0, 200);
     assert_eq!(post(&client, url("yes"), &boris, &[]).await.0, 200);
     assert_eq!(moves(&server, &client, &id).await, "e2e4 e7e5");
-    // Anna is to move again; Boris cannot move for her.
+    // Anna is to move again; Boris cannot move for her (409: not his turn).
     let (status, _) = post(
         &client,
         server.url(&format!("/api/board/game/{id}/move/b8c6")),
@@ -79,7 +79,7 @@ async fn a_takeback_needs_the_opponents_consent() {
         &[],
     )
     .await;
-    assert_eq!(status, 400);
+    assert_eq!(status, 409);
     play(&server, &client, &id, &[(&anna, "f1c4")]).await;
     assert_eq!(moves(&server, &client, &id).await, "e2e4 e7e5 f1c4");
     // Declining a proposal nobody made changes nothing, as on lichess.

@@ -43,7 +43,7 @@ fn temp_db(name: &str) -> String {
 async fn user_with_token(db: &str, name: &str) -> String {
     let store = Store::open(db).await.unwrap();
     let user = store
-        .create_user(name, Some(&auth::hash_password("secret")), 0)
+        .create_user(name, Some(&auth::hash_password("secret").unwrap()), 0)
         .await
         .unwrap();
     auth::issue_token(&store, user.id, &auth::SCOPES, "tests")
@@ -180,7 +180,8 @@ async fn a_game_to_checkmate_over_the_board_api() {
         &[],
     )
     .await;
-    assert_eq!(status, 400);
+    // Not your turn is a conflict: the request is right, the game has moved on.
+    assert_eq!(status, 409);
     assert!(body["error"].as_str().unwrap().contains("turn"), "{body}");
     let (status, body) = post(
         &client,
@@ -977,7 +978,8 @@ async fn browsers_register_log_in_and_need_the_csrf_token_to_act() {
         .send()
         .await
         .unwrap();
-    assert_eq!(again.status().as_u16(), 400);
+    // A taken name is a conflict.
+    assert_eq!(again.status().as_u16(), 409);
     // Wrong passwords: 401, then 429 after five in a minute; the right one logs in.
     let login = |password: &'static str| {
         client

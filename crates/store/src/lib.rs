@@ -805,18 +805,33 @@ impl Store {
         Ok(())
     }
 
-    /// The user and CSRF token of a session.
-    pub async fn session(&self, session_hash: &str) -> Result<Option<(User, String)>, StoreError> {
+    /// The user and CSRF token of a session started at `created_after` or later
+    /// (an older one has expired).
+    pub async fn session(
+        &self,
+        session_hash: &str,
+        created_after: i64,
+    ) -> Result<Option<(User, String)>, StoreError> {
         let row = sqlx::query(
-            "SELECT u.id, u.name, u.password_hash, u.created_at, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_hash = ?",
+            "SELECT u.id, u.name, u.password_hash, u.created_at, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_hash = ? AND s.created_at >= ?",
         )
         .bind(session_hash)
+        .bind(created_after)
         .fetch_optional(&self.pool)
         .await?;
         match row {
             None => Ok(None),
             Some(r) => Ok(Some((Store::user_from(&r)?, r.try_get("csrf")?))),
         }
+    }
+
+    /// Forgets the sessions started before `before` (expired); how many.
+    pub async fn delete_sessions_before(&self, before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE created_at < ?")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
     }
 
     /// Ends a session.

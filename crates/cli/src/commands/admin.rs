@@ -67,7 +67,11 @@ pub fn user(cmd: UserCommand) -> anyhow::Result<()> {
         let store = Store::open(&db)
             .await
             .with_context(|| format!("opening {db}"))?;
-        let hash = password.as_deref().map(auth::hash_password);
+        let hash = password
+            .as_deref()
+            .map(auth::hash_password)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let user = store.create_user(&name, hash.as_deref(), now()).await?;
         println!("created user {} (id {})", user.name, user.id);
         Ok(())
@@ -95,7 +99,11 @@ pub fn token(cmd: TokenCommand) -> anyhow::Result<()> {
             .await?
             .with_context(|| format!("no user named {name:?}"))?;
         let token = auth::issue_token(&store, user.id, &scopes, &description).await?;
-        eprintln!("token for {} with scopes {}", user.name, scopes.join(" "));
+        eprintln!(
+            "token for {} with scopes {}",
+            user.name,
+            auth::scopes_text(&scopes)
+        );
         println!("{token}");
         Ok(())
     })

@@ -15,6 +15,11 @@ pub struct Args {
     /// (for working on the front end).
     #[arg(long)]
     web_dir: Option<std::path::PathBuf>,
+    /// The server is behind a reverse proxy: take each client's address from the
+    /// proxy's last `X-Forwarded-For` entry (for the per-address limits on
+    /// registrations, logins and guests).
+    #[arg(long, env = "CAISSA_TRUST_PROXY")]
+    trust_proxy: bool,
 }
 
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -46,12 +51,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        // A log nobody reads (stderr closed) must not stop the server: a failed
+        // write is dropped, not reported on the same closed stderr (a panic).
+        .log_internal_errors(false)
         .init();
-    if let Some(dir) = args.web_dir {
-        caissa_server::assets::serve_from(dir);
-    }
+    let config = caissa_server::Config {
+        web_dir: args.web_dir,
+        trust_proxy: args.trust_proxy,
+        ..caissa_server::Config::default()
+    };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
-        .block_on(caissa_server::serve(args.addr, &args.db))
+        .block_on(caissa_server::serve(args.addr, &args.db, config))
         .map_err(|e| anyhow::anyhow!("{e}"))
 }

@@ -1,0 +1,298 @@
+//! The cheap, cloneable handle to a live game's task, and what it publishes: every
+//! view in order ([`Changes`]), who is connected ([`Presence`]), how many watch,
+//! and the lines of its chat rooms.
+
+use std::sync::Arc;
+
+use caissa_arbiter::Action;
+use caissa_rules::Color;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+use crate::http::error::ApiError;
+use crate::live::view::{now_ms, GameInfo, View};
+
+/// What the game's task is asked to do.
+pub(crate) enum Command {
+    /// A player acts; `ply`: the number of half-moves the player saw played, if
+    /// the client said (a move sent for an older position is refused).
+    Act {
+        user: i64,
+        action: Action,
+        ply: Option<u32>,
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// The game's PGN now.
+    Pgn { reply: oneshot::Sender<String> },
+    /// What the game looks like now (the clocks as they run, not as at the last
+    /// change).
+    View { reply: oneshot::Sender<Arc<View>> },
+}
+
+/// How many views a slow follower may be behind before it skips to the latest.
+pub(crate) const CHANGES_KEPT: usize = 32;
+
+/// Every view a game publishes, in order (from [`GameHandle::follow`]).
+pub struct Changes {
+    rx: broadcast::Receiver<Arc<View>>,
+    latest: watch::Receiver<Arc<View>>,
+    /// The view given last, not to be given twice.
+    last: Arc<View>,
+}
+
+impl Changes {
+    /// The next view; `None` once the game's task has ended. A follower that fell
+    /// more than [`CHANGES_KEPT`] views behind gets the latest one (its move list
+    /// has every move) and goes on from there.
+    pub async fn next(&mut self) -> Option<Arc<View>> {
+        loop {
+            let view = match self.rx.recv().await {
+                Ok(view) => view,
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    self.rx = self.rx.resubscribe();
+                    self.latest.borrow().clone()
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            };
+            if !Arc::ptr_eq(&view, &self.last) {
+                self.last = view.clone();
+                return Some(view);
+            }
+        }
+    }
+}
+
+/// Whether a player is connected to a game (an open stream or socket).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Presence {
+    /// Open connections.
+    pub connections: u32,
+    /// Since when there are none, ms (`None`: connected, or never was).
+    pub gone_since: Option<u64>,
+}
+
+impl Presence {
+    /// Whether the player was connected and is no more.
+    pub fn is_gone(&self) -> bool {
+        self.connections == 0 && self.gone_since.is_some()
+    }
+}
+
+/// A chat room of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    /// The two players.
+    Player,
+    /// Everyone else.
+    Spectator,
+}
+
+impl Room {
+    /// `player` or `spectator`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Room::Player => "player",
+            Room::Spectator => "spectator",
+        }
+    }
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    /// The room.
+    pub room: Room,
+    /// Who wrote it.
+    pub username: String,
+    /// What was written.
+    pub text: String,
+}
+
+/// A cheap handle to a live game's task.
+#[derive(Clone)]
+pub struct GameHandle {
+    pub(crate) tx: mpsc::Sender<Command>,
+    pub(crate) info: Arc<GameInfo>,
+    pub(crate) view: watch::Receiver<Arc<View>>,
+    pub(crate) changes: broadcast::Sender<Arc<View>>,
+    pub(crate) chat: broadcast::Sender<ChatLine>,
+    pub(crate) presence: Arc<watch::Sender<[Presence; 2]>>,
+    pub(crate) watchers: Arc<watch::Sender<usize>>,
+}
+
+/// Held while a player's connection to a game is open.
+pub struct PresenceGuard {
+    presence: Arc<watch::Sender<[Presence; 2]>>,
+    color: Color,
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        let i = self.color.index();
+        self.presence.send_modify(|p| {
+            p[i].connections = p[i].connections.saturating_sub(1);
+            if p[i].connections == 0 {
+                p[i].gone_since = Some(now_ms());
+            }
+        });
+    }
+}
+
+/// Held while a spectator watches.
+pub struct WatcherGuard(Arc<watch::Sender<usize>>);
+
+impl Drop for WatcherGuard {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+fn ended() -> ApiError {
+    ApiError::game_over()
+}
+
+impl GameHandle {
+    /// What does not change in this game.
+    pub fn info(&self) -> &Arc<GameInfo> {
+        &self.info
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.info.id
+    }
+
+    /// The colour `user` plays in this game, if any.
+    pub fn color_of(&self, user: i64) -> Option<Color> {
+        self.info.color_of(user)
+    }
+
+    /// Marks `color` connected while the guard lives.
+    pub fn present(&self, color: Color) -> PresenceGuard {
+        let i = color.index();
+        self.presence.send_modify(|p| {
+            p[i].connections += 1;
+            p[i].gone_since = None;
+        });
+        PresenceGuard {
+            presence: self.presence.clone(),
+            color,
+        }
+    }
+
+    /// Who is connected; a receiver sees every change.
+    pub fn presence(&self) -> watch::Receiver<[Presence; 2]> {
+        self.presence.subscribe()
+    }
+
+    /// How long `color` has had no connection at `now` (since the game began if never
+    /// connected); 0 while connected.
+    pub fn gone_ms(&self, color: Color, now: u64) -> u64 {
+        let p = self.presence.borrow()[color.index()];
+        if p.connections > 0 {
+            return 0;
+        }
+        let since = p.gone_since.unwrap_or(self.info.created_at);
+        now.saturating_sub(since)
+    }
+
+    /// Counts a spectator while the guard lives.
+    pub fn watch(&self) -> WatcherGuard {
+        self.watchers.send_modify(|n| *n += 1);
+        WatcherGuard(self.watchers.clone())
+    }
+
+    /// Spectators now.
+    pub fn watchers(&self) -> usize {
+        *self.watchers.borrow()
+    }
+
+    /// The number of spectators; a receiver sees it change.
+    pub fn follow_watchers(&self) -> watch::Receiver<usize> {
+        self.watchers.subscribe()
+    }
+
+    /// Every chat line said from now on.
+    pub fn follow_chat(&self) -> broadcast::Receiver<ChatLine> {
+        self.chat.subscribe()
+    }
+
+    /// Tells the game's streams and sockets a line was said.
+    pub fn say(&self, line: ChatLine) {
+        // Nobody listening is not an error.
+        let _ = self.chat.send(line);
+    }
+
+    /// The game in PGN now.
+    pub async fn pgn(&self) -> String {
+        if let Some(pgn) = self.view().pgn.clone() {
+            return pgn;
+        }
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::Pgn { reply }).await.is_err() {
+            // The task ended meanwhile: the final view has the PGN.
+            return self.view().pgn.clone().unwrap_or_default();
+        }
+        match answer.await {
+            Ok(pgn) => pgn,
+            Err(_) => self.view().pgn.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The game as it is now, its clocks counted down to this moment: for a
+    /// `gameFull` sent to a player or spectator joining mid-game (the latest
+    /// published view has the clocks as they were at the last change).
+    pub async fn view_now(&self) -> Arc<View> {
+        let (reply, answer) = oneshot::channel();
+        if self.tx.send(Command::View { reply }).await.is_err() {
+            return self.view();
+        }
+        answer.await.unwrap_or_else(|_| self.view())
+    }
+
+    /// The latest view.
+    pub fn view(&self) -> Arc<View> {
+        self.view.borrow().clone()
+    }
+
+    /// Whether the game is over.
+    pub fn is_finished(&self) -> bool {
+        self.view.borrow().finish.is_some()
+    }
+
+    /// A receiver that sees the newest view whenever there is one (views in
+    /// between may be skipped).
+    pub fn subscribe(&self) -> watch::Receiver<Arc<View>> {
+        self.view.clone()
+    }
+
+    /// The latest view, and every view after it in order: for streams and
+    /// sockets, where each move's state (with its clocks) is sent.
+    pub fn follow(&self) -> (Arc<View>, Changes) {
+        // Subscribe first: a view published in between is then seen twice (and
+        // skipped), never missed.
+        let rx = self.changes.subscribe();
+        let latest = self.view();
+        let changes = Changes {
+            rx,
+            latest: self.view.clone(),
+            last: latest.clone(),
+        };
+        (latest, changes)
+    }
+
+    /// A user acts; returns once the change is durable. `ply`: see [`Command::Act`].
+    pub async fn act(&self, user: i64, action: Action, ply: Option<u32>) -> Result<(), ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Act {
+                user,
+                action,
+                ply,
+                reply,
+            })
+            .await
+            .map_err(|_| ended())?;
+        answer.await.map_err(|_| ended())?
+    }
+}

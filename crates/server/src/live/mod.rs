@@ -1,0 +1,10 @@
+//! Live games: one task (actor) per game owns its `arbiter::Game`. Everything that
+//! changes a game goes through the task's mailbox; new events are stored durably
+//! (group commit) before the change is acknowledged or shown to anyone.
+
+pub mod actor;
+pub mod codec;
+pub mod handle;
+pub mod news;
+pub mod view;
+pub mod writer;

@@ -1,0 +1,396 @@
+//! What everyone may see of a live game at one moment ([`View`]), and the move
+//! list every view of a game shares ([`MoveLog`]): a new move is appended to it
+//! once, in O(1), and each view is the log's first `len` moves, so publishing a
+//! change never rebuilds the list (nor replays the game to write it).
+
+use std::sync::{Arc, OnceLock, RwLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use caissa_arbiter::{ClaimKind, Finish, Game, GameSetup, Status};
+use caissa_rules::{Color, Position};
+
+/// Milliseconds since the Unix epoch: the server's clock, the authority.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A player of a live game.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// User id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Rating at the game's speed when the game began.
+    pub rating: u32,
+    /// Whether that rating is still provisional.
+    pub provisional: bool,
+}
+
+impl Player {
+    /// A player with the default (provisional) rating.
+    pub fn new(id: i64, name: String) -> Player {
+        Player {
+            id,
+            name,
+            rating: 1500,
+            provisional: true,
+        }
+    }
+}
+
+/// What does not change while a game is played.
+#[derive(Debug)]
+pub struct GameInfo {
+    /// The game id.
+    pub id: String,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The setup.
+    pub setup: GameSetup,
+    /// When the game was created, ms.
+    pub created_at: u64,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
+}
+
+impl GameInfo {
+    /// The colour `user` plays, if any.
+    pub fn color_of(&self, user: i64) -> Option<Color> {
+        if self.white.id == user {
+            Some(Color::White)
+        } else if self.black.id == user {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The player of `color`.
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+/// One move as played, in both notations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// UCI (`e2e4`, `e1g1`; Chess960 castling as king takes rook).
+    pub uci: String,
+    /// SAN (`e4`, `O-O`, `Qxf7#`).
+    pub san: String,
+}
+
+/// The moves of a game, shared by all its views; appended to by the game's task
+/// only. A takeback starts a new log (views of the old one keep their moves).
+#[derive(Debug, Default)]
+pub struct MoveLog(RwLock<Vec<PlayedMove>>);
+
+impl MoveLog {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<PlayedMove>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn len(&self) -> usize {
+        self.read().len()
+    }
+}
+
+/// The first `len` moves of a log: the moves of one view.
+#[derive(Clone, Debug, Default)]
+pub struct Moves {
+    log: Arc<MoveLog>,
+    len: usize,
+}
+
+impl Moves {
+    /// Moves played.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no move was played.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The last move.
+    pub fn last(&self) -> Option<PlayedMove> {
+        let len = self.len;
+        len.checked_sub(1).map(|i| self.log.read()[i].clone())
+    }
+
+    /// The moves in UCI, separated by spaces (the `moves` of a `gameState`).
+    pub fn uci_text(&self) -> String {
+        let log = self.log.read();
+        let mut text = String::with_capacity(self.len * 5);
+        for (i, m) in log[..self.len].iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(&m.uci);
+        }
+        text
+    }
+
+    /// The moves in UCI.
+    pub fn uci(&self) -> Vec<String> {
+        self.log.read()[..self.len]
+            .iter()
+            .map(|m| m.uci.clone())
+            .collect()
+    }
+
+    /// The moves in SAN.
+    pub fn san(&self) -> Vec<String> {
+        self.log.read()[..self.len]
+            .iter()
+            .map(|m| m.san.clone())
+            .collect()
+    }
+}
+
+/// Keeps a game's move log level with its arbiter game: called after every
+/// change, it appends the moves just played (one, almost always), and starts a
+/// new log when moves were taken back or the game's line was replaced.
+#[derive(Debug, Default)]
+pub struct MoveRecorder {
+    log: Arc<MoveLog>,
+}
+
+impl MoveRecorder {
+    /// The log's moves now, after bringing it level with `game`.
+    pub fn sync(&mut self, game: &Game) -> Moves {
+        let moves = game.line().moves();
+        let positions = game.line().positions();
+        let sans = game.sans();
+        let have = self.log.len();
+        let consistent = have <= moves.len()
+            && (have == 0 || {
+                let last = &self.log.read()[have - 1];
+                last.uci == positions[have - 1].to_uci(moves[have - 1])
+            });
+        if !consistent {
+            self.log = Arc::default();
+        }
+        let from = self.log.len();
+        if from < moves.len() {
+            let mut log = self.log.0.write().unwrap_or_else(|e| e.into_inner());
+            for i in from..moves.len() {
+                log.push(PlayedMove {
+                    uci: positions[i].to_uci(moves[i]),
+                    san: sans.get(i).cloned().unwrap_or_default(),
+                });
+            }
+        }
+        Moves {
+            log: self.log.clone(),
+            len: moves.len(),
+        }
+    }
+}
+
+/// What everyone may see of a game at one moment.
+#[derive(Debug)]
+pub struct View {
+    /// What does not change.
+    pub info: Arc<GameInfo>,
+    /// The moves so far.
+    pub moves: Moves,
+    /// The move that made this view, if the change was a move.
+    pub last_move: Option<PlayedMove>,
+    /// Clocks at `at` (White, Black), ms; `None` without a clock.
+    pub clocks: Option<[u64; 2]>,
+    /// When this view was taken, ms.
+    pub at: u64,
+    /// The arbiter's status.
+    pub status: Status,
+    /// Result and reason when finished.
+    pub finish: Option<Finish>,
+    /// A pending draw offer.
+    pub draw_offer: Option<Color>,
+    /// The current position.
+    pub position: Position,
+    /// The current FEN.
+    pub fen: String,
+    /// A pending takeback proposal.
+    pub takeback: Option<Color>,
+    /// The draws the side to move may claim now (9.2, 9.3).
+    pub claims: Vec<ClaimKind>,
+    /// Time left for the current move where the mode limits each move, ms.
+    pub move_time_left: Option<u64>,
+    /// Whose clock runs.
+    pub running: Option<Color>,
+    /// The PGN, once the game is over (ask the game's task while it is live).
+    pub pgn: Option<String>,
+    /// The `gameState` JSON, written once for every stream and socket that sends
+    /// this view.
+    pub state_json: OnceLock<String>,
+}
+
+impl View {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.info.id
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.position.turn()
+    }
+
+    /// Whether the side to move is in check.
+    pub fn check(&self) -> bool {
+        self.position.is_check()
+    }
+
+    /// A copy of this view with the PGN set (exports).
+    pub fn with_pgn(&self, pgn: String) -> View {
+        View {
+            info: self.info.clone(),
+            moves: self.moves.clone(),
+            last_move: self.last_move.clone(),
+            clocks: self.clocks,
+            at: self.at,
+            status: self.status,
+            finish: self.finish,
+            draw_offer: self.draw_offer,
+            position: self.position,
+            fen: self.fen.clone(),
+            takeback: self.takeback,
+            claims: self.claims.clone(),
+            move_time_left: self.move_time_left,
+            running: self.running,
+            pgn: Some(pgn),
+            state_json: OnceLock::new(),
+        }
+    }
+}
+
+/// What `game` looks like at `now`, with `moves` already level with it.
+pub fn view_of(
+    info: &Arc<GameInfo>,
+    game: &Game,
+    moves: Moves,
+    last_move: Option<PlayedMove>,
+    now: u64,
+) -> View {
+    let pgn = game.finish().map(|_| game.pgn_with(&pgn_tags(info, game)));
+    let clock = game.clock();
+    let clocks = (!game.setup().time_control.periods.is_empty()).then(|| {
+        [
+            clock.remaining(Color::White, now),
+            clock.remaining(Color::Black, now),
+        ]
+    });
+    let position = *game.position();
+    View {
+        info: info.clone(),
+        moves,
+        last_move,
+        clocks,
+        at: now,
+        status: game.status(),
+        finish: game.finish(),
+        draw_offer: game.draw_offer(),
+        fen: position.fen(),
+        position,
+        takeback: game.takeback(),
+        claims: claims_of(game),
+        move_time_left: clock.move_time_left(now),
+        running: clock.running().filter(|_| !clock.is_paused()),
+        pgn,
+        state_json: OnceLock::new(),
+    }
+}
+
+/// The tags a game's PGN gets from the server (`Site` is the export's: it is
+/// where the game is seen from).
+pub fn pgn_tags(info: &GameInfo, game: &Game) -> Vec<(&'static str, String)> {
+    let speed = game.setup().time_control.speed().name();
+    let kind = if info.rated { "Rated" } else { "Casual" };
+    let at = info.created_at as i64;
+    vec![
+        ("Event", format!("{kind} {speed} game")),
+        ("Date", caissa_pgn::date::date_tag(at)),
+        ("UTCDate", caissa_pgn::date::date_tag(at)),
+        ("UTCTime", caissa_pgn::date::time_tag(at)),
+        ("WhiteElo", info.white.rating.to_string()),
+        ("BlackElo", info.black.rating.to_string()),
+        ("GameId", info.id.clone()),
+    ]
+}
+
+/// The draws the side to move could claim now.
+fn claims_of(game: &Game) -> Vec<ClaimKind> {
+    if game.finish().is_some() || game.params().automatic_claimable_draws {
+        return Vec::new();
+    }
+    game.line()
+        .claimable()
+        .into_iter()
+        .map(|c| match c {
+            caissa_rules::ClaimableDraw::ThreefoldRepetition => ClaimKind::ThreefoldRepetition,
+            caissa_rules::ClaimableDraw::FiftyMoves => ClaimKind::FiftyMoves,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use caissa_arbiter::{Action, Ruleset, TimeControl};
+
+    fn game() -> Game {
+        let setup = GameSetup::new("a", "b", Ruleset::Online, TimeControl::unlimited());
+        Game::new(setup, 0).unwrap()
+    }
+
+    #[test]
+    fn each_view_keeps_its_moves_as_the_log_grows_and_is_cut_back() {
+        let mut game = game();
+        let mut recorder = MoveRecorder::default();
+        let start = recorder.sync(&game);
+        game.act(Color::White, Action::play("e4"), 1).unwrap();
+        let one = recorder.sync(&game);
+        game.act(Color::Black, Action::play("e5"), 2).unwrap();
+        let two = recorder.sync(&game);
+        assert_eq!(start.uci_text(), "");
+        assert_eq!(one.uci_text(), "e2e4");
+        assert_eq!(two.uci_text(), "e2e4 e7e5");
+        assert_eq!(two.san(), ["e4", "e5"]);
+        assert_eq!(two.last().unwrap().san, "e5");
+        // The same log, not a copy: the second view appended to the first's.
+        assert!(Arc::ptr_eq(&one.log, &two.log));
+        // A takeback starts a new log; the old views still read theirs.
+        game.act(Color::White, Action::ProposeTakeback, 3).unwrap();
+        game.act(Color::Black, Action::AcceptTakeback, 4).unwrap();
+        let back = recorder.sync(&game);
+        assert!(back.len() < 2);
+        assert_eq!(two.uci_text(), "e2e4 e7e5");
+        game.act(back_turn(&game), Action::play("d4"), 5).ok();
+        let after = recorder.sync(&game);
+        assert_eq!(after.uci(), game_uci(&game));
+        assert_eq!(two.uci_text(), "e2e4 e7e5");
+    }
+
+    fn back_turn(game: &Game) -> Color {
+        game.position().turn()
+    }
+
+    fn game_uci(game: &Game) -> Vec<String> {
+        let line = game.line();
+        line.moves()
+            .iter()
+            .zip(line.positions())
+            .map(|(&m, p)| p.to_uci(m))
+            .collect()
+    }
+}

@@ -1,0 +1,101 @@
+//! Group commit: one task writes the new events of many games in one transaction,
+//! so throughput does not stop at one SQLite transaction per move. Each game still
+//! waits until its own events are durable before it acknowledges anything.
+//!
+//! A writer that has stopped, or whose queue stays full (the disk cannot keep up),
+//! is answered with 503: the move is not acknowledged, and the client may retry.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use caissa_store::{Append, Store};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::http::error::ApiError;
+use crate::metrics::Metrics;
+
+/// Most appends written in one transaction.
+const MAX_BATCH: usize = 512;
+/// Appends waiting for the writer before new ones wait for room.
+const QUEUE: usize = 4096;
+/// How long an append waits for room in a full queue before it is refused.
+const OVERLOADED_AFTER: Duration = Duration::from_secs(5);
+
+type Request = (Append, oneshot::Sender<Result<(), String>>);
+
+/// A handle to the writer task.
+#[derive(Clone)]
+pub struct Writer {
+    tx: mpsc::Sender<Request>,
+}
+
+fn stopped() -> ApiError {
+    ApiError::Unavailable {
+        message: "the server's writer has stopped; try again shortly".into(),
+        retry_after_ms: 5_000,
+    }
+}
+
+impl Writer {
+    /// Starts the writer task over `store`.
+    pub fn spawn(store: Store, metrics: Arc<Metrics>) -> Writer {
+        let (tx, mut rx) = mpsc::channel::<Request>(QUEUE);
+        tokio::spawn(async move {
+            let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
+            while let Some(first) = rx.recv().await {
+                batch.push(first);
+                while batch.len() < MAX_BATCH {
+                    match rx.try_recv() {
+                        Ok(request) => batch.push(request),
+                        Err(_) => break,
+                    }
+                }
+                let appends: Vec<Append> = batch.iter().map(|(a, _)| a.clone()).collect();
+                let started = std::time::Instant::now();
+                let stored = store.append_batch(&appends).await;
+                metrics.record_commit(started.elapsed().as_micros() as u64, appends.len());
+                match stored {
+                    Ok(()) => {
+                        for (_, reply) in batch.drain(..) {
+                            let _ = reply.send(Ok(()));
+                        }
+                    }
+                    Err(_) => {
+                        // One bad append must not fail the others: write them one by one.
+                        for (append, reply) in batch.drain(..) {
+                            let result = store
+                                .append_events(
+                                    &append.game_id,
+                                    append.first_seq,
+                                    &append.events,
+                                    append.result.as_deref(),
+                                )
+                                .await
+                                .map_err(|e| e.to_string());
+                            let _ = reply.send(result);
+                        }
+                    }
+                }
+            }
+        });
+        Writer { tx }
+    }
+
+    /// Writes one game's new events; returns once they are durable.
+    pub async fn append(&self, append: Append) -> Result<(), ApiError> {
+        let (reply, done) = oneshot::channel();
+        match tokio::time::timeout(OVERLOADED_AFTER, self.tx.send((append, reply))).await {
+            Err(_) => {
+                return Err(ApiError::Unavailable {
+                    message: "the server is overloaded; try again shortly".into(),
+                    retry_after_ms: 2_000,
+                })
+            }
+            Ok(Err(_)) => return Err(stopped()),
+            Ok(Ok(())) => {}
+        }
+        done.await
+            .map_err(|_| stopped())?
+            .map_err(|e| ApiError::Internal(format!("storing events: {e}")))
+    }
+}

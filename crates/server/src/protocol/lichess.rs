@@ -1,0 +1,348 @@
+//! The JSON shapes of the lichess API (`gameFull`, `gameState`, `gameStart`,
+//! `gameFinish`, `challenge`, game exports), so existing clients work against
+//! Caissa. Where Caissa knows more (rulesets, claims, the move just played, the
+//! legal destinations), fields are added; lichess's meaning of one is never
+//! changed.
+
+use std::fmt::Write;
+
+use caissa_arbiter::{GameResult, Termination, TimeControl};
+use caissa_rules::Color;
+use serde_json::{json, Value};
+
+use crate::domain::challenge::Challenge;
+use crate::live::handle::GameHandle;
+use crate::live::view::{now_ms, Player, View};
+
+fn player(p: &Player) -> Value {
+    json!({ "id": p.name.to_lowercase(), "name": p.name, "title": null, "rating": p.rating, "provisional": p.provisional })
+}
+
+/// lichess's speed name for a time control.
+pub fn speed(tc: &TimeControl) -> &'static str {
+    tc.speed().name()
+}
+
+/// lichess's `variant` object: Chess960, a game from a set-up position
+/// (`fromPosition`), or the standard game.
+pub fn variant(from_position: bool, chess960: bool) -> Value {
+    match (chess960, from_position) {
+        (true, _) => json!({ "key": "chess960", "name": "Chess960", "short": "960" }),
+        (false, true) => json!({ "key": "fromPosition", "name": "From Position", "short": "FEN" }),
+        (false, false) => json!({ "key": "standard", "name": "Standard", "short": "Std" }),
+    }
+}
+
+fn view_variant(view: &View) -> Value {
+    variant(view.info.setup.fen.is_some(), view.info.setup.chess960)
+}
+
+fn clock(tc: &TimeControl) -> Value {
+    match tc.periods.first() {
+        Some(p) => json!({ "initial": p.base_ms, "increment": p.increment_ms }),
+        None => Value::Null,
+    }
+}
+
+/// lichess's status name for how a game stands.
+pub fn status(view: &View) -> &'static str {
+    let Some(finish) = view.finish else {
+        return "started";
+    };
+    match finish.termination {
+        Termination::Checkmate => "mate",
+        Termination::Resignation => "resign",
+        Termination::Stalemate => "stalemate",
+        Termination::TimeForfeit | Termination::TimeoutDraw => "outoftime",
+        Termination::Aborted => "aborted",
+        // A draw called on a departed opponent is a plain draw for lichess.
+        Termination::Abandoned if finish.result == GameResult::Draw => "draw",
+        Termination::Abandoned => "timeout",
+        Termination::NoShow => "noStart",
+        Termination::IllegalMoves | Termination::InvalidSealedMove => "cheat",
+        Termination::ArbiterDecision => "unknownFinish",
+        _ => "draw",
+    }
+}
+
+fn winner(view: &View) -> Option<&'static str> {
+    match view.finish.map(|f| f.result) {
+        Some(GameResult::WhiteWins) => Some("white"),
+        Some(GameResult::BlackWins) => Some("black"),
+        _ => None,
+    }
+}
+
+/// The legal moves of the position to move in, grouped by the square they start
+/// from: `e2e3e4 g1f3h3` (each group a square, then the squares it can reach), as
+/// the client needs to offer only legal moves without knowing the rules. A
+/// promotion's square appears once; castling is the king's move as UCI writes it.
+pub fn dests(view: &View) -> String {
+    if view.finish.is_some() {
+        return String::new();
+    }
+    let pos = &view.position;
+    let mut groups: Vec<(String, String)> = Vec::new();
+    for m in pos.legal_moves().iter() {
+        let uci = pos.to_uci(*m);
+        let (from, to) = (&uci[..2], &uci[2..4]);
+        match groups.iter_mut().find(|(f, _)| f == from) {
+            Some((_, tos)) => {
+                if !tos.as_bytes().chunks(2).any(|t| t == to.as_bytes()) {
+                    tos.push_str(to);
+                }
+            }
+            None => groups.push((from.to_string(), to.to_string())),
+        }
+    }
+    let mut out = String::with_capacity(groups.len() * 8);
+    for (i, (from, tos)) in groups.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(from);
+        out.push_str(tos);
+    }
+    out
+}
+
+/// Appends `text` to `out` as a JSON string.
+fn push_json_str(out: &mut String, text: &str) {
+    // Every text here is ASCII the server wrote (moves, FEN, names of enums).
+    out.push_str(&serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into()));
+}
+
+/// The `gameState` object as JSON text: lichess's fields, then Caissa's (the
+/// ruleset's claims, whose clock runs, the per-move time left; the move just
+/// played as `uci` and `san`; `ply`, `fen`, `check` and `dests` of the position
+/// now). Written once per view however many players' streams and sockets and
+/// spectators send it.
+pub fn game_state_json(view: &View) -> &str {
+    view.state_json.get_or_init(|| write_game_state(view))
+}
+
+fn write_game_state(view: &View) -> String {
+    let tc = &view.info.setup.time_control;
+    let inc = tc.periods.first().map_or(0, |p| p.increment_ms);
+    // Without a clock, as lichess: the largest 32-bit signed number of ms.
+    let [wtime, btime] = view.clocks.unwrap_or([i32::MAX as u64; 2]);
+    let mut out = String::with_capacity(256 + view.moves.len() * 5);
+    out.push_str("{\"type\":\"gameState\",\"moves\":\"");
+    out.push_str(&view.moves.uci_text());
+    let _ = write!(
+        out,
+        "\",\"wtime\":{wtime},\"btime\":{btime},\"winc\":{inc},\"binc\":{inc},\"status\":\"{}\"",
+        status(view)
+    );
+    let flag = |c: Option<Color>, color: Color| c == Some(color);
+    let _ = write!(
+        out,
+        ",\"wdraw\":{},\"bdraw\":{},\"wtakeback\":{},\"btakeback\":{}",
+        flag(view.draw_offer, Color::White),
+        flag(view.draw_offer, Color::Black),
+        flag(view.takeback, Color::White),
+        flag(view.takeback, Color::Black),
+    );
+    if let Some(w) = winner(view) {
+        let _ = write!(out, ",\"winner\":\"{w}\"");
+    }
+    out.push_str(",\"claims\":");
+    out.push_str(&serde_json::to_string(&view.claims).unwrap_or_else(|_| "[]".into()));
+    match view.running {
+        Some(c) => {
+            let _ = write!(out, ",\"running\":\"{}\"", c.name());
+        }
+        None => out.push_str(",\"running\":null"),
+    }
+    if let Some(finish) = view.finish {
+        out.push_str(",\"termination\":");
+        out.push_str(&serde_json::to_string(&finish.termination).unwrap_or_else(|_| "null".into()));
+        let _ = write!(out, ",\"result\":\"{}\"", finish.result.pgn());
+    }
+    if let Some(ms) = view.move_time_left {
+        let _ = write!(out, ",\"moveTime\":{ms}");
+    }
+    if let Some(m) = &view.last_move {
+        out.push_str(",\"uci\":");
+        push_json_str(&mut out, &m.uci);
+        out.push_str(",\"san\":");
+        push_json_str(&mut out, &m.san);
+    }
+    let _ = write!(out, ",\"ply\":{},\"fen\":", view.moves.len());
+    push_json_str(&mut out, &view.fen);
+    let _ = write!(out, ",\"check\":{},\"dests\":", view.check());
+    push_json_str(&mut out, &dests(view));
+    out.push('}');
+    out
+}
+
+/// The `gameState` object.
+pub fn game_state(view: &View) -> Value {
+    serde_json::from_str(game_state_json(view)).unwrap_or(Value::Null)
+}
+
+/// The `gameFull` object that starts a game stream.
+pub fn game_full(view: &View) -> Value {
+    let setup = &view.info.setup;
+    let tc = &setup.time_control;
+    json!({
+        "type": "gameFull",
+        "id": view.info.id,
+        "rated": view.info.rated,
+        "ruleset": setup.ruleset.name(),
+        "timeControl": tc.to_string(),
+        "variant": view_variant(view),
+        "clock": clock(tc),
+        "speed": speed(tc),
+        "perf": { "name": speed(tc) },
+        "createdAt": view.info.created_at,
+        "white": player(&view.info.white),
+        "black": player(&view.info.black),
+        "initialFen": setup.fen.clone().unwrap_or_else(|| "startpos".into()),
+        "state": game_state(view),
+    })
+}
+
+/// The `game` object of `gameStart` / `gameFinish` events, for one player.
+pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
+    let color = view.info.color_of(me).unwrap_or(Color::White);
+    let opponent = view.info.player(!color);
+    let tc = &view.info.setup.time_control;
+    let mut game = json!({
+        "gameId": view.info.id,
+        "fullId": view.info.id,
+        "id": view.info.id,
+        "color": color.name(),
+        "fen": view.fen,
+        "isMyTurn": view.finish.is_none() && view.turn() == color,
+        "lastMove": view.moves.last().map(|m| m.uci).unwrap_or_default(),
+        "opponent": { "id": opponent.name.to_lowercase(), "username": opponent.name, "rating": opponent.rating },
+        "rated": view.info.rated,
+        "speed": speed(tc),
+        "perf": speed(tc),
+        "source": "friend",
+        "status": { "name": status(view) },
+        "variant": view_variant(view),
+        "hasMoved": !view.moves.is_empty(),
+    });
+    game["winner"] = json!(winner(view));
+    json!({ "type": kind, "game": game })
+}
+
+/// A game as `/game/export/{id}` returns it in JSON.
+pub fn game_json(view: &View) -> Value {
+    let info = &view.info;
+    let tc = &info.setup.time_control;
+    let mut game = json!({
+        "id": info.id,
+        "rated": info.rated,
+        "variant": view_variant(view)["key"],
+        "speed": speed(tc),
+        "perf": speed(tc),
+        "createdAt": info.created_at,
+        "status": status(view),
+        "players": {
+            "white": { "user": { "name": info.white.name, "id": info.white.name.to_lowercase() }, "rating": info.white.rating },
+            "black": { "user": { "name": info.black.name, "id": info.black.name.to_lowercase() }, "rating": info.black.rating },
+        },
+        "moves": view.moves.uci_text(),
+        "ruleset": info.setup.ruleset.name(),
+        "clock": clock(tc),
+    });
+    if let Some(w) = winner(view) {
+        game["winner"] = json!(w);
+    }
+    if let Some(pgn) = &view.pgn {
+        game["pgn"] = json!(pgn);
+    }
+    if let Some(fen) = &info.setup.fen {
+        game["initialFen"] = json!(fen);
+    }
+    game
+}
+
+/// The `opponentGone` line of a player's game stream: the opponent (`color`) left
+/// or came back; while gone, the seconds until victory can be claimed.
+pub fn opponent_gone(handle: &GameHandle, color: Color, gone: bool) -> Value {
+    let mut line = json!({ "type": "opponentGone", "gone": gone });
+    if gone {
+        if let Some(limit) = handle.info().setup.ruleset.params().gone_claim_after_ms {
+            let left = limit.saturating_sub(handle.gone_ms(color, now_ms()));
+            line["claimWinInSeconds"] = json!(left.div_ceil(1000));
+        }
+    }
+    line
+}
+
+/// A PGN with its `Site` tag (the server writes `?`: only an export knows where
+/// the game is seen from) set to `site`.
+pub fn with_site(pgn: &str, site: &str) -> String {
+    let escaped = site.replace('\\', "\\\\").replace('"', "\\\"");
+    pgn.replacen("[Site \"?\"]", &format!("[Site \"{escaped}\"]"), 1)
+}
+
+/// A clock as lichess shows it: minutes and increment, `3+2`, `½+0`, `1.5+0`.
+pub fn clock_show(limit_s: u64, increment_s: u64) -> String {
+    let minutes = match limit_s {
+        15 => "¼".to_string(),
+        30 => "½".to_string(),
+        45 => "¾".to_string(),
+        s if s % 60 == 0 => (s / 60).to_string(),
+        s => format!("{}", s as f64 / 60.0),
+    };
+    format!("{minutes}+{increment_s}")
+}
+
+/// A challenge as lichess shows it; `direction` is `in` (to the reader) or `out`.
+pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
+    let tc = &c.terms.time_control;
+    let time_control = match tc.periods.first() {
+        Some(p) => {
+            let (limit, increment) = (p.base_ms / 1000, p.increment_ms / 1000);
+            json!({ "type": "clock", "limit": limit, "increment": increment, "show": clock_show(limit, increment) })
+        }
+        None => json!({ "type": "unlimited" }),
+    };
+    json!({
+        "id": c.id,
+        "url": format!("/{}", c.id),
+        "status": "created",
+        "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name },
+        "destUser": c.dest.as_ref().map(|d| json!({ "id": d.name.to_lowercase(), "name": d.name })),
+        "variant": variant(c.terms.fen.is_some(), c.terms.chess960),
+        "initialFen": c.terms.fen.as_deref().unwrap_or("startpos"),
+        "rated": c.terms.rated,
+        "speed": speed(tc),
+        "timeControl": time_control,
+        "color": c.terms.color.name(),
+        "finalColor": c.terms.challenger_color().name(),
+        "perf": { "name": speed(tc) },
+        "direction": direction,
+        "ruleset": c.terms.ruleset.name(),
+        "rematchOf": c.terms.rematch_of,
+    })
+}
+
+/// A challenge that was answered, as its event says it: `declined` or `canceled`.
+pub fn answered_json(c: &Challenge, direction: &str, status: &str) -> Value {
+    let mut challenge = challenge_json(c, direction);
+    challenge["status"] = json!(status);
+    challenge
+}
+
+/// Why a challenge was declined, for each of lichess's reason keys.
+pub fn decline_reason(key: &str) -> &'static str {
+    match key {
+        "later" => "Not now; please ask again later.",
+        "tooFast" => "This clock is too fast for me; please offer a slower one.",
+        "tooSlow" => "This clock is too slow for me; please offer a faster one.",
+        "timeControl" => "I am not taking challenges with this clock.",
+        "rated" => "Please send a rated challenge instead.",
+        "casual" => "Please send a casual challenge instead.",
+        "standard" => "I am not taking variant challenges now.",
+        "variant" => "I do not want to play this variant now.",
+        "noBot" => "I am not taking challenges from bots.",
+        "onlyBot" => "I am only taking challenges from bots.",
+        _ => "I am not taking challenges now.",
+    }
+}

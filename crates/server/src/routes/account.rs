@@ -1,0 +1,203 @@
+//! Accounts as browsers use them: register, log in, play as a guest, log out,
+//! and the account of whoever asks. A session is an HttpOnly cookie
+//! (SameSite=Lax) plus a CSRF token the page echoes in a header; starting one is
+//! refused to other sites' pages.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use caissa_store::User;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::http::error::ApiError;
+use crate::http::fields::Fields;
+use crate::http::peer::Source;
+use crate::http::security::require_same_site;
+use crate::routes::docs::ErrorBody;
+use crate::routes::session::{cookie, Authed, CSRF_HEADER, SESSION_COOKIE};
+use crate::services::accounts::Accounts;
+use crate::services::ratings::Ratings;
+use crate::state::AppState;
+
+/// A name and password.
+#[derive(Deserialize, ToSchema)]
+pub struct Credentials {
+    /// The account's name (any case when logging in).
+    pub username: String,
+    /// The password (at least 8 characters to register).
+    pub password: String,
+}
+
+/// Whether the request reached us over HTTPS (through a proxy that says so): its
+/// cookies are then marked `Secure`, never sent over plain HTTP.
+fn over_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("https"))
+}
+
+/// Starts a session: the cookie in the response, the CSRF token in the body.
+async fn session_response(
+    accounts: &Accounts,
+    headers: &HeaderMap,
+    user: User,
+) -> Result<Response, ApiError> {
+    let session = accounts.start_session(&user).await?;
+    let secure = if over_https(headers) { "; Secure" } else { "" };
+    let max_age = accounts.session_ttl().as_secs();
+    let cookie = format!(
+        "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}",
+        session.secret
+    );
+    let mut response = Json(json!({ "username": user.name, "csrf": session.csrf })).into_response();
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    Ok(response)
+}
+
+fn credentials(c: &Credentials) -> Result<(&str, &str), ApiError> {
+    let name = c.username.trim();
+    if name.is_empty() || c.password.is_empty() {
+        return Err(ApiError::BadRequest(
+            "username and password are required".into(),
+        ));
+    }
+    Ok((name, &c.password))
+}
+
+/// Makes an account and signs it in.
+#[utoipa::path(post, path = "/api/register", tag = "account", security(()),
+    request_body(content((Credentials = "application/json"), (Credentials = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Signed in: `{username, csrf}` and the session cookie", body = Object),
+        (status = 400, description = "An invalid name or a short password", body = ErrorBody),
+        (status = 403, description = "Sent from another site's page", body = ErrorBody),
+        (status = 409, description = "The name is taken", body = ErrorBody),
+        (status = 429, description = "Too many new accounts from this address", body = ErrorBody)))]
+async fn register(
+    State(accounts): State<Arc<Accounts>>,
+    Source(source): Source,
+    uri: Uri,
+    headers: HeaderMap,
+    Fields(body): Fields<Credentials>,
+) -> Result<Response, ApiError> {
+    require_same_site(&headers, &uri)?;
+    let (name, password) = credentials(&body)?;
+    let user = accounts.register(name, password, source).await?;
+    session_response(&accounts, &headers, user).await
+}
+
+/// Signs in with a name and password.
+#[utoipa::path(post, path = "/api/login", tag = "account", security(()),
+    request_body(content((Credentials = "application/json"), (Credentials = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Signed in: `{username, csrf}` and the session cookie", body = Object),
+        (status = 401, description = "Wrong name or password", body = ErrorBody),
+        (status = 403, description = "Sent from another site's page", body = ErrorBody),
+        (status = 429, description = "Too many failed attempts for this name from this address, or too many attempts from it", body = ErrorBody)))]
+async fn login(
+    State(accounts): State<Arc<Accounts>>,
+    Source(source): Source,
+    uri: Uri,
+    headers: HeaderMap,
+    Fields(body): Fields<Credentials>,
+) -> Result<Response, ApiError> {
+    require_same_site(&headers, &uri)?;
+    let (name, password) = credentials(&body)?;
+    let user = accounts.login(name, password, source).await?;
+    session_response(&accounts, &headers, user).await
+}
+
+/// A new guest account with a generated name, signed in. Guests play casual
+/// games only.
+#[utoipa::path(post, path = "/api/guest", tag = "account", security(()),
+    responses(
+        (status = 200, description = "Signed in as the guest: `{username, csrf}` and the session cookie", body = Object),
+        (status = 403, description = "Sent from another site's page", body = ErrorBody),
+        (status = 429, description = "Too many new guests from this address", body = ErrorBody)))]
+async fn guest(
+    State(accounts): State<Arc<Accounts>>,
+    Source(source): Source,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    require_same_site(&headers, &uri)?;
+    let user = accounts.guest(source).await?;
+    session_response(&accounts, &headers, user).await
+}
+
+/// Ends the browser session (with its CSRF token, like every other change, so
+/// that another site cannot log a user out).
+#[utoipa::path(post, path = "/api/logout", tag = "account", security(()),
+    responses(
+        (status = 200, description = "Signed out", body = crate::routes::docs::OkBody),
+        (status = 403, description = "Missing or wrong CSRF token", body = ErrorBody)))]
+async fn logout(
+    State(accounts): State<Arc<Accounts>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
+        if let Some((_, csrf)) = accounts.session(secret).await? {
+            let sent = headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
+            if sent != Some(csrf.as_str()) {
+                return Err(ApiError::Forbidden("missing or wrong CSRF token".into()));
+            }
+        }
+        accounts.end_session(secret).await?;
+    }
+    let mut response = Json(json!({ "ok": true })).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("caissa_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"),
+    );
+    Ok(response)
+}
+
+/// The account of whoever asks, with ratings per speed; for a browser session
+/// also its CSRF token, so a reloaded page can act again (other sites cannot
+/// read this answer).
+#[utoipa::path(get, path = "/api/account", tag = "account",
+    responses(
+        (status = 200, description = "`{id, username, createdAt, perfs, title}` (and `csrf` for a session)", body = Object),
+        (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
+async fn account(
+    State(accounts): State<Arc<Accounts>>,
+    State(ratings): State<Arc<Ratings>>,
+    Authed(user): Authed,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let mut account = json!({
+        "id": user.name.to_lowercase(),
+        "username": user.name,
+        "createdAt": user.created_at,
+        "perfs": ratings.perfs(user.id).await?,
+        "title": null,
+    });
+    if headers.get(header::AUTHORIZATION).is_none() {
+        if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
+            if let Some((_, csrf)) = accounts.session(secret).await? {
+                account["csrf"] = json!(csrf);
+            }
+        }
+    }
+    Ok(Json(account))
+}
+
+/// The account routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(account))
+        .routes(routes!(register))
+        .routes(routes!(login))
+        .routes(routes!(guest))
+        .routes(routes!(logout))
+}

@@ -1,0 +1,146 @@
+//! Users as others see them: a profile with ratings and ladder level, the rating
+//! history, and whether users are online and playing.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::Json;
+use caissa_rating::ladder::Level;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::http::error::ApiError;
+use crate::http::fields::Params;
+use crate::routes::docs::ErrorBody;
+use crate::services::accounts::Accounts;
+use crate::services::events::UserEvents;
+use crate::services::games::Games;
+use crate::services::ratings::{civil_date, Ratings};
+use crate::state::AppState;
+
+/// Most users `/api/users/status` takes at once (lichess's).
+const MAX_USERS: usize = 100;
+
+/// A user's ratings per speed and ladder level.
+#[utoipa::path(get, path = "/api/user/{username}", tag = "users", security(()),
+    params(("username" = String, Path, description = "The user's name, any case")),
+    responses(
+        (status = 200, description = "`{id, username, createdAt, perfs, ladder: {points, games, level}}`", body = Object),
+        (status = 404, description = "No such user", body = ErrorBody)))]
+async fn profile(
+    State(accounts): State<Arc<Accounts>>,
+    State(ratings): State<Arc<Ratings>>,
+    Path(username): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let user = accounts.named(&username).await?;
+    let perfs = ratings.perfs(user.id).await?;
+    let (points, games) = ratings.ladder(user.id).await?;
+    let level = match Level::of(points, games as u32) {
+        Level::Unrated => json!("unrated"),
+        Level::Level(n) => json!(n),
+    };
+    Ok(Json(json!({
+        "id": user.name.to_lowercase(),
+        "username": user.name,
+        "createdAt": user.created_at,
+        "perfs": perfs,
+        "ladder": { "points": points, "games": games, "level": level },
+    })))
+}
+
+/// Per speed, `[year, month (0-based), day, rating]` points, as lichess returns
+/// them.
+#[utoipa::path(get, path = "/api/user/{username}/rating-history", tag = "users", security(()),
+    params(("username" = String, Path, description = "The user's name")),
+    responses(
+        (status = 200, description = "`[{name, points: [[y, m, d, rating]]}]`", body = Object),
+        (status = 404, description = "No such user", body = ErrorBody)))]
+async fn history(
+    State(accounts): State<Arc<Accounts>>,
+    State(ratings): State<Arc<Ratings>>,
+    Path(username): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let user = accounts.named(&username).await?;
+    let out: Vec<Value> = ratings
+        .history(user.id)
+        .await?
+        .into_iter()
+        .map(|(perf, points)| {
+            let points: Vec<Value> = points
+                .into_iter()
+                .map(|(at, rating)| {
+                    let (y, m, d) = civil_date(at / 86_400_000);
+                    json!([y, m - 1, d, rating.round()])
+                })
+                .collect();
+            json!({ "name": perf, "points": points })
+        })
+        .collect();
+    Ok(Json(Value::Array(out)))
+}
+
+/// The users asked about.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StatusQuery {
+    /// User names, separated by commas (at most 100).
+    pub ids: Option<String>,
+}
+
+/// For each known user, whether they are online (an open event stream or game
+/// connection) and playing.
+#[utoipa::path(get, path = "/api/users/status", tag = "users", security(()),
+    params(StatusQuery),
+    responses(
+        (status = 200, description = "`[{id, name, online, playing}]`", body = Object),
+        (status = 400, description = "No ids, or more than 100", body = ErrorBody)))]
+async fn users_status(
+    State(accounts): State<Arc<Accounts>>,
+    State(games): State<Arc<Games>>,
+    State(events): State<Arc<UserEvents>>,
+    Params(query): Params<StatusQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let ids = query
+        .ids
+        .ok_or_else(|| ApiError::BadRequest("ids: give user names, separated by commas".into()))?;
+    let names: Vec<&str> = ids
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.len() > MAX_USERS {
+        return Err(ApiError::BadRequest(format!(
+            "ids: at most {MAX_USERS} users, not {}",
+            names.len()
+        )));
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let Some(user) = accounts.by_name(name).await? else {
+            continue;
+        };
+        let playing = games.of_user(user.id);
+        let connected = playing.iter().any(|g| {
+            g.color_of(user.id)
+                .is_some_and(|c| g.presence().borrow()[c.index()].connections > 0)
+        });
+        out.push(json!({
+            "id": user.name.to_lowercase(),
+            "name": user.name,
+            "online": events.is_listening(user.id) || connected,
+            "playing": !playing.is_empty(),
+        }));
+    }
+    Ok(Json(Value::Array(out)))
+}
+
+/// The user routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(profile))
+        .routes(routes!(history))
+        .routes(routes!(users_status))
+}

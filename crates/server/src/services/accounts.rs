@@ -1,0 +1,367 @@
+//! Accounts and browser sessions: registering, logging in (failures limited per
+//! name and source, counted before the password is checked, so that sending
+//! many at once gains nothing; one address cannot lock an owner out from
+//! another), guests, and sessions that expire. Password hashing (argon2, 19 MiB
+//! and tens of milliseconds each) runs at most one per core at a time.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use caissa_store::{Store, User};
+use tokio::sync::Semaphore;
+
+use crate::auth;
+use crate::http::error::ApiError;
+use crate::live::view::now_ms;
+use crate::services::limits::{Kind, RateLimits};
+
+/// Failed logins allowed per name and source in a window.
+const MAX_FAILURES: u32 = 5;
+/// The window, ms.
+const WINDOW_MS: u64 = 60_000;
+/// Failure records kept before expired ones are pruned.
+const FAILURES_PRUNE_AT: usize = 10_000;
+/// How long a request waits for a free hasher before it is told to come back.
+const HASH_WAIT: Duration = Duration::from_secs(10);
+
+/// The name the computer plays under.
+pub const COMPUTER_NAME: &str = "Caissa-AI";
+
+/// Whether an account is a guest's (a generated name, no password).
+pub fn is_guest(user: &User) -> bool {
+    user.password_hash.is_none() && user.name.to_ascii_lowercase().starts_with("guest-")
+}
+
+/// A browser session: the cookie's secret (kept by the browser only) and its
+/// CSRF token.
+pub struct NewSession {
+    /// The cookie's value.
+    pub secret: String,
+    /// The token the page echoes in a header on every change.
+    pub csrf: String,
+}
+
+/// The accounts of a server.
+pub struct Accounts {
+    store: Store,
+    limits: Arc<RateLimits>,
+    hashers: Semaphore,
+    failures: Mutex<HashMap<(String, IpAddr), (u32, u64)>>,
+    session_ttl: Duration,
+}
+
+impl Accounts {
+    /// Accounts in `store`, sessions lasting `session_ttl`.
+    pub fn new(store: Store, limits: Arc<RateLimits>, session_ttl: Duration) -> Accounts {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Accounts {
+            store,
+            limits,
+            hashers: Semaphore::new(cores),
+            failures: Mutex::default(),
+            session_ttl,
+        }
+    }
+
+    /// Runs a password hash or check on a free hasher (off the async runtime).
+    async fn hashing<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let busy = || ApiError::Unavailable {
+            message: "the server is busy checking passwords; try again in a few seconds".into(),
+            retry_after_ms: 3_000,
+        };
+        let _permit = tokio::time::timeout(HASH_WAIT, self.hashers.acquire())
+            .await
+            .map_err(|_| busy())?
+            .map_err(|_| busy())?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ApiError::Internal(format!("password hashing: {e}")))
+    }
+
+    /// Registers an account with a password.
+    pub async fn register(
+        &self,
+        name: &str,
+        password: &str,
+        source: IpAddr,
+    ) -> Result<User, ApiError> {
+        valid_name(name)?;
+        if password.chars().count() < 8 {
+            return Err(ApiError::BadRequest(
+                "the password needs at least 8 characters".into(),
+            ));
+        }
+        if password.len() > 1024 {
+            return Err(ApiError::BadRequest(
+                "the password is longer than 1024 bytes".into(),
+            ));
+        }
+        self.limits.take_source(source, Kind::Register)?;
+        if self.store.user_by_name(name).await?.is_some() {
+            return Err(ApiError::Conflict(format!("the name {name:?} is taken")));
+        }
+        let password = password.to_string();
+        let hash = self
+            .hashing(move || auth::hash_password(&password))
+            .await??;
+        Ok(self
+            .store
+            .create_user(name, Some(&hash), now_ms() as i64)
+            .await?)
+    }
+
+    /// The account `name` if `password` is its password. The attempt counts
+    /// before the password is checked.
+    pub async fn login(
+        &self,
+        name: &str,
+        password: &str,
+        source: IpAddr,
+    ) -> Result<User, ApiError> {
+        self.limits.take_source(source, Kind::Login)?;
+        let key = (name.to_lowercase(), source);
+        self.count_attempt(&key)?;
+        let user = self.store.user_by_name(name).await?;
+        let hash = user.as_ref().and_then(|u| u.password_hash.clone());
+        let password = password.to_string();
+        let ok = match hash {
+            Some(hash) => {
+                self.hashing(move || auth::verify_password(&password, &hash))
+                    .await?
+            }
+            None => false,
+        };
+        match (ok, user) {
+            (true, Some(user)) => {
+                self.lock_failures().remove(&key);
+                Ok(user)
+            }
+            _ => Err(ApiError::LoginFailed),
+        }
+    }
+
+    fn lock_failures(&self) -> std::sync::MutexGuard<'_, HashMap<(String, IpAddr), (u32, u64)>> {
+        self.failures.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a login attempt for a name from a source, refusing it if that pair
+    /// has failed too often lately. A success clears the count.
+    fn count_attempt(&self, key: &(String, IpAddr)) -> Result<(), ApiError> {
+        let now = now_ms();
+        let mut failures = self.lock_failures();
+        if failures.len() >= FAILURES_PRUNE_AT {
+            failures.retain(|_, (_, since)| now.saturating_sub(*since) < WINDOW_MS);
+        }
+        let entry = failures.entry(key.clone()).or_insert((0, now));
+        if now.saturating_sub(entry.1) >= WINDOW_MS {
+            *entry = (0, now);
+        }
+        if entry.0 >= MAX_FAILURES {
+            let wait_ms = WINDOW_MS - now.saturating_sub(entry.1);
+            return Err(ApiError::TooManyRequests {
+                message: format!(
+                    "too many failed logins for {} from this address; try again in {} s",
+                    key.0,
+                    wait_ms.div_ceil(1000)
+                ),
+                retry_after_ms: wait_ms,
+            });
+        }
+        entry.0 += 1;
+        Ok(())
+    }
+
+    /// A new guest account with a generated name.
+    pub async fn guest(&self, source: IpAddr) -> Result<User, ApiError> {
+        self.limits.take_source(source, Kind::Guest)?;
+        for _ in 0..5 {
+            let name = format!("Guest-{}", &auth::random_hex(3)[..5]);
+            match self.store.create_user(&name, None, now_ms() as i64).await {
+                Ok(user) => return Ok(user),
+                Err(caissa_store::StoreError::NameTaken(_)) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(ApiError::Unavailable {
+            message: "could not find a free guest name; try again".into(),
+            retry_after_ms: 1_000,
+        })
+    }
+
+    /// Starts a session for `user`.
+    pub async fn start_session(&self, user: &User) -> Result<NewSession, ApiError> {
+        let secret = auth::random_hex(24);
+        let csrf = auth::random_hex(16);
+        self.store
+            .create_session(&auth::token_hash(&secret), user.id, &csrf, now_ms() as i64)
+            .await?;
+        Ok(NewSession { secret, csrf })
+    }
+
+    /// The user and CSRF token of a session cookie's secret, if it has not
+    /// expired.
+    pub async fn session(&self, secret: &str) -> Result<Option<(User, String)>, ApiError> {
+        let oldest = now_ms().saturating_sub(self.session_ttl.as_millis() as u64) as i64;
+        Ok(self
+            .store
+            .session(&auth::token_hash(secret), oldest)
+            .await?)
+    }
+
+    /// Ends a session.
+    pub async fn end_session(&self, secret: &str) -> Result<(), ApiError> {
+        Ok(self.store.delete_session(&auth::token_hash(secret)).await?)
+    }
+
+    /// Forgets the sessions that have expired.
+    pub async fn prune_sessions(&self) -> Result<u64, ApiError> {
+        let oldest = now_ms().saturating_sub(self.session_ttl.as_millis() as u64) as i64;
+        Ok(self.store.delete_sessions_before(oldest).await?)
+    }
+
+    /// The session's lifetime (the cookie's `Max-Age`).
+    pub fn session_ttl(&self) -> Duration {
+        self.session_ttl
+    }
+
+    /// The account with this name (any case).
+    pub async fn by_name(&self, name: &str) -> Result<Option<User>, ApiError> {
+        Ok(self.store.user_by_name(name).await?)
+    }
+
+    /// The account with this name, or 404 naming it.
+    pub async fn named(&self, name: &str) -> Result<User, ApiError> {
+        self.by_name(name)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("user {name:?}")))
+    }
+
+    /// The account with this id.
+    pub async fn by_id(&self, id: i64) -> Result<Option<User>, ApiError> {
+        Ok(self.store.user_by_id(id).await?)
+    }
+
+    /// The computer's account (created on first use).
+    pub async fn computer(&self) -> Result<User, ApiError> {
+        if let Some(user) = self.store.user_by_name(COMPUTER_NAME).await? {
+            return Ok(user);
+        }
+        match self
+            .store
+            .create_user(COMPUTER_NAME, None, now_ms() as i64)
+            .await
+        {
+            Ok(user) => Ok(user),
+            Err(caissa_store::StoreError::NameTaken(_)) => self
+                .store
+                .user_by_name(COMPUTER_NAME)
+                .await?
+                .ok_or_else(|| ApiError::Internal("the computer's account vanished".into())),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// A name people may register: 2 to 20 letters, digits, `_` or `-`, not the
+/// computer's and not looking like a guest's.
+pub fn valid_name(name: &str) -> Result<(), ApiError> {
+    let ok = (2..=20).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !name.eq_ignore_ascii_case(COMPUTER_NAME)
+        && !name.to_ascii_lowercase().starts_with("guest");
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "invalid name {name:?}: 2 to 20 letters, digits, '_' or '-' (not starting with \"guest\")"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn accounts() -> Accounts {
+        let dir = std::env::temp_dir().join(format!(
+            "caissa-accounts-{}-{}",
+            std::process::id(),
+            auth::random_hex(4)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(&format!("sqlite://{}", dir.join("a.db").display()))
+            .await
+            .unwrap();
+        Accounts::new(store, Arc::default(), Duration::from_secs(3600))
+    }
+
+    #[tokio::test]
+    async fn failed_logins_are_counted_before_the_check_and_per_source() {
+        let accounts = accounts().await;
+        let here: IpAddr = "10.1.1.1".parse().unwrap();
+        let there: IpAddr = "10.2.2.2".parse().unwrap();
+        accounts
+            .register("anna", "correct horse", here)
+            .await
+            .unwrap();
+        for _ in 0..MAX_FAILURES {
+            let e = accounts.login("anna", "wrong", here).await.unwrap_err();
+            assert!(matches!(e, ApiError::LoginFailed), "{e}");
+        }
+        // Locked from here, even with the right password...
+        let e = accounts
+            .login("anna", "correct horse", here)
+            .await
+            .unwrap_err();
+        assert_eq!(e.status().as_u16(), 429);
+        // ...but the owner elsewhere is not locked out.
+        accounts
+            .login("ANNA", "correct horse", there)
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn many_attempts_at_once_gain_nothing() {
+        let accounts = Arc::new(accounts().await);
+        let here: IpAddr = "10.1.1.1".parse().unwrap();
+        accounts
+            .register("boris", "correct horse", here)
+            .await
+            .unwrap();
+        let tries: Vec<_> = (0..20)
+            .map(|_| {
+                let accounts = accounts.clone();
+                tokio::spawn(async move { accounts.login("boris", "wrong", here).await })
+            })
+            .collect();
+        let mut checked = 0;
+        for t in tries {
+            if matches!(t.await.unwrap(), Err(ApiError::LoginFailed)) {
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, MAX_FAILURES);
+    }
+
+    #[test]
+    fn guests_are_told_apart_from_players_and_the_computer() {
+        let user = |name: &str, password: Option<&str>| User {
+            id: 1,
+            name: name.into(),
+            password_hash: password.map(str::to_string),
+            created_at: 0,
+        };
+        assert!(is_guest(&user("Guest-1a2b3", None)));
+        assert!(!is_guest(&user(COMPUTER_NAME, None)));
+        assert!(!is_guest(&user("anna", Some("hash"))));
+        assert!(valid_name("Guest-me").is_err());
+    }
+}

@@ -1,0 +1,183 @@
+//! Rate limits (token buckets): per user for what a signed-in user does (moves,
+//! seeks, chat), per source address for what anyone can do before signing in
+//! (register, log in, play as a guest). Enough for any human and any honest bot
+//! behind one address, not for a flood. Buckets that are full again are pruned.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+
+use crate::http::error::ApiError;
+use crate::live::view::now_ms;
+
+/// What is being limited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Moves and other game actions, per user.
+    GameAction,
+    /// Seeks and challenges, per user.
+    Seek,
+    /// Chat lines, per user.
+    Chat,
+    /// New accounts, per source.
+    Register,
+    /// Login attempts, per source (failures are also counted per name).
+    Login,
+    /// New guests, per source.
+    Guest,
+}
+
+/// A bucket's size and refill rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Tokens at once.
+    pub burst: f64,
+    /// Milliseconds to refill one token.
+    pub refill_ms: f64,
+}
+
+impl Kind {
+    /// The default budget.
+    pub fn budget(self) -> Budget {
+        let (burst, refill_ms) = match self {
+            // 30 at once, 10 a second after that.
+            Kind::GameAction => (30.0, 100.0),
+            // 10 at once, then one every 6 s (10 a minute).
+            Kind::Seek => (10.0, 6_000.0),
+            // 5 at once, then one every 2 s.
+            Kind::Chat => (5.0, 2_000.0),
+            // 30 at once (a club registering at one desk), then one a minute.
+            Kind::Register => (30.0, 60_000.0),
+            // 30 at once, then one every 2 s.
+            Kind::Login => (30.0, 2_000.0),
+            // 30 at once, then one every 10 s.
+            Kind::Guest => (30.0, 10_000.0),
+        };
+        Budget { burst, refill_ms }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::GameAction => "game actions",
+            Kind::Seek => "seeks and challenges",
+            Kind::Chat => "chat lines",
+            Kind::Register => "new accounts from this address",
+            Kind::Login => "login attempts from this address",
+            Kind::Guest => "new guests from this address",
+        }
+    }
+}
+
+/// Who a bucket belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A signed-in user.
+    User(i64),
+    /// A source address.
+    Source(IpAddr),
+}
+
+/// Token buckets per key and kind.
+#[derive(Default)]
+pub struct RateLimits {
+    buckets: Mutex<HashMap<(Key, Kind), (f64, u64)>>,
+    overrides: HashMap<Kind, Budget>,
+}
+
+/// Buckets kept before full ones are pruned.
+const PRUNE_AT: usize = 100_000;
+
+impl RateLimits {
+    /// Limits with some budgets other than the defaults (tests, busy sites).
+    pub fn with_budgets(overrides: HashMap<Kind, Budget>) -> RateLimits {
+        RateLimits {
+            buckets: Mutex::default(),
+            overrides,
+        }
+    }
+
+    fn budget(&self, kind: Kind) -> Budget {
+        self.overrides
+            .get(&kind)
+            .copied()
+            .unwrap_or_else(|| kind.budget())
+    }
+
+    /// Takes a token for `user`, or says how long to wait.
+    pub fn take(&self, user: i64, kind: Kind) -> Result<(), ApiError> {
+        self.take_at(Key::User(user), kind, now_ms())
+    }
+
+    /// Takes a token for a source address, or says how long to wait.
+    pub fn take_source(&self, source: IpAddr, kind: Kind) -> Result<(), ApiError> {
+        self.take_at(Key::Source(source), kind, now_ms())
+    }
+
+    fn take_at(&self, key: Key, kind: Kind, now: u64) -> Result<(), ApiError> {
+        let Budget { burst, refill_ms } = self.budget(kind);
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > PRUNE_AT {
+            let budgets: HashMap<Kind, Budget> =
+                buckets.keys().map(|(_, k)| (*k, self.budget(*k))).collect();
+            buckets.retain(|(_, k), (tokens, at)| {
+                let b = budgets[k];
+                *tokens + now.saturating_sub(*at) as f64 / b.refill_ms < b.burst
+            });
+        }
+        let (tokens, at) = buckets.entry((key, kind)).or_insert((burst, now));
+        *tokens = (*tokens + now.saturating_sub(*at) as f64 / refill_ms).min(burst);
+        *at = now;
+        if *tokens < 1.0 {
+            let wait_ms = ((1.0 - *tokens) * refill_ms).ceil() as u64;
+            return Err(ApiError::TooManyRequests {
+                message: format!(
+                    "too many {}; try again in {:.1} s",
+                    kind.describe(),
+                    wait_ms.max(100) as f64 / 1000.0
+                ),
+                retry_after_ms: wait_ms,
+            });
+        }
+        *tokens -= 1.0;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_is_allowed_then_the_rate_is_held() {
+        let limits = RateLimits::default();
+        for _ in 0..10 {
+            limits.take_at(Key::User(1), Kind::Seek, 0).unwrap();
+        }
+        let refused = limits.take_at(Key::User(1), Kind::Seek, 0).unwrap_err();
+        assert!(refused.to_string().contains("seeks"), "{refused}");
+        assert!(refused.retry_after_ms().unwrap() > 0);
+        // Another user and another kind have their own buckets.
+        limits.take_at(Key::User(2), Kind::Seek, 0).unwrap();
+        limits.take_at(Key::User(1), Kind::GameAction, 0).unwrap();
+        // One token back after 6 s.
+        limits.take_at(Key::User(1), Kind::Seek, 6_000).unwrap();
+        assert!(limits.take_at(Key::User(1), Kind::Seek, 6_000).is_err());
+    }
+
+    #[test]
+    fn sources_are_limited_apart_from_users() {
+        let limits = RateLimits::with_budgets(HashMap::from([(
+            Kind::Register,
+            Budget {
+                burst: 2.0,
+                refill_ms: 1_000.0,
+            },
+        )]));
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        limits.take_at(Key::Source(a), Kind::Register, 0).unwrap();
+        limits.take_at(Key::Source(a), Kind::Register, 0).unwrap();
+        assert!(limits.take_at(Key::Source(a), Kind::Register, 0).is_err());
+        limits.take_at(Key::Source(b), Kind::Register, 0).unwrap();
+    }
+}

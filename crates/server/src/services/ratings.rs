@@ -1,0 +1,241 @@
+//! Ratings: Glicko-2 per speed and the ladder's points, read when a game starts
+//! (each player's rating at its speed) and recorded when a rated game ends (it
+//! subscribes to the games' news).
+
+use std::sync::Arc;
+
+use caissa_arbiter::{GameResult, Speed};
+use caissa_rating::glicko2::{Config, Rating};
+use caissa_rating::ladder::{self, Scheme};
+use caissa_store::{Store, StoredRating};
+use serde_json::{json, Value};
+
+use crate::http::error::ApiError;
+use crate::live::news::{Effect, Subscriber};
+use crate::live::view::{now_ms, Player, View};
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// A stored rating as Glicko-2 works with it.
+pub fn to_rating(r: &StoredRating) -> Rating {
+    Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+/// The ratings of a server's players.
+pub struct Ratings {
+    store: Store,
+}
+
+impl Subscriber for Ratings {
+    fn finished(&self, view: Arc<View>) -> Effect {
+        let store = self.store.clone();
+        Box::pin(async move {
+            if !view.info.rated {
+                return;
+            }
+            if let Err(e) = record(&store, &view).await {
+                tracing::error!("ratings for game {}: {e}", view.id());
+            }
+        })
+    }
+}
+
+impl Ratings {
+    /// Ratings kept in `store`.
+    pub fn new(store: Store) -> Ratings {
+        Ratings { store }
+    }
+
+    /// A game's player, with their rating at `speed` (the default for a newcomer).
+    pub async fn player(&self, id: i64, name: String, speed: Speed) -> Player {
+        let mut player = Player::new(id, name);
+        if let Ok(Some(r)) = self.store.rating(id, speed.name()).await {
+            let config = Config::default();
+            player.rating = r.rating.round().clamp(0.0, 10_000.0) as u32;
+            player.provisional = config.is_provisional(&to_rating(&r));
+        }
+        player
+    }
+
+    /// `user`'s rating at `speed` (the default for a newcomer).
+    pub async fn rating_of(&self, user: i64, speed: Speed) -> u32 {
+        self.player(user, String::new(), speed).await.rating
+    }
+
+    /// A user's ratings by speed, as lichess's `perfs`: `{"blitz": {"rating", "rd",
+    /// "prov", "games"}, ...}`.
+    pub async fn perfs(&self, user: i64) -> Result<Value, ApiError> {
+        let config = Config::default();
+        let mut perfs = serde_json::Map::new();
+        for (perf, r) in self.store.ratings(user).await? {
+            perfs.insert(
+                perf,
+                json!({
+                    "rating": r.rating.round(),
+                    "rd": r.deviation.round(),
+                    "prov": config.is_provisional(&to_rating(&r)),
+                    "games": r.games,
+                }),
+            );
+        }
+        Ok(Value::Object(perfs))
+    }
+
+    /// A user's ladder points and games.
+    pub async fn ladder(&self, user: i64) -> Result<(i64, i64), ApiError> {
+        Ok(self.store.ladder(user).await?)
+    }
+
+    /// Per speed played, the rating after each rated game: `(speed, [(ms, rating)])`.
+    pub async fn history(&self, user: i64) -> Result<Vec<(String, Vec<(i64, f64)>)>, ApiError> {
+        let mut out = Vec::new();
+        for (perf, _) in self.store.ratings(user).await? {
+            let points = self.store.rating_history(user, &perf).await?;
+            out.push((perf, points));
+        }
+        Ok(out)
+    }
+}
+
+/// Updates both players' Glicko-2 ratings for the game's speed and their ladder
+/// points, in one transaction. Void games change nothing.
+async fn record(store: &Store, view: &View) -> Result<(), ApiError> {
+    let Some(finish) = view.finish else {
+        return Ok(());
+    };
+    let white_score = match finish.result.points(caissa_rules::Color::White) {
+        Some(p) => p,
+        None => return Ok(()),
+    };
+    let perf = view.info.setup.time_control.speed().name();
+    if perf == "unlimited" {
+        return Ok(());
+    }
+    let config = Config::default();
+    let now = now_ms() as i64;
+    let mut current = Vec::new();
+    for user in [view.info.white.id, view.info.black.id] {
+        let stored = store.rating(user, perf).await?;
+        let (rating, idle_days, games) = match &stored {
+            Some(r) => (
+                to_rating(r),
+                (now - r.last_played).max(0) as f64 / DAY_MS,
+                r.games,
+            ),
+            None => (config.new_rating(), 0.0, 0),
+        };
+        current.push((rating, idle_days, games, store.ladder(user).await?.0));
+    }
+    let (w, b) = (&current[0], &current[1]);
+    let (new_w, new_b) = config.rate_game(&w.0, w.1, &b.0, b.1, white_score);
+    let escaped = (view.info.setup.ruleset == caissa_arbiter::Ruleset::Ladder
+        && finish.termination == caissa_arbiter::Termination::Abandoned)
+        .then_some(view.turn());
+    let (dw, db) = ladder_points(finish.result, escaped, view.moves.len(), w.3, b.3);
+    let stored = |r: Rating, games: i64| StoredRating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+        games: games + 1,
+        last_played: now,
+    };
+    store
+        .record_ratings(
+            view.id(),
+            now,
+            &[
+                (view.info.white.id, perf.to_string(), stored(new_w, w.2), dw),
+                (view.info.black.id, perf.to_string(), stored(new_b, b.2), db),
+            ],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Ladder point changes (White, Black) for a result between players with `white`
+/// and `black` points. `escaped`: the player who left the game (claimed on their own
+/// turn after being gone), who pays the seed's escape penalty; `plies` played.
+fn ladder_points(
+    result: GameResult,
+    escaped: Option<caissa_rules::Color>,
+    plies: usize,
+    white: i64,
+    black: i64,
+) -> (i64, i64) {
+    // Moves the escaper's side had made, as the seed counts them.
+    let moves = plies.div_ceil(2) as u32;
+    match escaped {
+        Some(caissa_rules::Color::White) => {
+            ladder::change(Scheme::A, white, black, ladder::Result::Escaped { moves })
+        }
+        Some(caissa_rules::Color::Black) => {
+            let (b, w) = ladder::change(Scheme::A, black, white, ladder::Result::Escaped { moves });
+            (w, b)
+        }
+        None => {
+            let result = match result {
+                GameResult::WhiteWins => ladder::Result::Win,
+                GameResult::BlackWins => ladder::Result::Loss,
+                GameResult::Draw => ladder::Result::Draw,
+                GameResult::Void => ladder::Result::Void,
+            };
+            ladder::change(Scheme::A, white, black, result)
+        }
+    }
+}
+
+/// The proleptic Gregorian date (year, month 1-12, day) of a day number since
+/// 1970-01-01.
+pub fn civil_date(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladder_escape_costs_three_losses_whoever_leaves() {
+        use caissa_rules::Color;
+        let (lose_w, win_b) = ladder_points(GameResult::BlackWins, None, 20, 100, 100);
+        assert!(lose_w < 0 && win_b > 0);
+        // White left after 10 moves: three times the loss; Black scored as for a win.
+        assert_eq!(
+            ladder_points(GameResult::BlackWins, Some(Color::White), 20, 100, 100),
+            (3 * lose_w, win_b)
+        );
+        // Black left: the same, mirrored.
+        let (win_w, lose_b) = ladder_points(GameResult::WhiteWins, None, 21, 100, 100);
+        assert_eq!(
+            ladder_points(GameResult::WhiteWins, Some(Color::Black), 21, 100, 100),
+            (win_w, 3 * lose_b)
+        );
+        // After more than 25 moves the one who stayed is scored as for a draw.
+        let (escaper, stayer) =
+            ladder_points(GameResult::BlackWins, Some(Color::White), 60, 100, 100);
+        assert_eq!(escaper, 3 * lose_w);
+        assert_eq!(
+            stayer,
+            ladder_points(GameResult::Draw, None, 60, 100, 100).1
+        );
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_date(0), (1970, 1, 1));
+        assert_eq!(super::civil_date(20_513), (2026, 3, 1));
+        assert_eq!(super::civil_date(-1), (1969, 12, 31));
+    }
+}

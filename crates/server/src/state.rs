@@ -1,0 +1,199 @@
+//! The server's state: its services, composed once, and what configures them.
+//! Handlers take the services they use (`State<Arc<Games>>` ...), each found in
+//! [`AppState`] by type.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::FromRef;
+use caissa_store::Store;
+
+use crate::assets::Assets;
+use crate::http::error::ApiError;
+use crate::live::news::NewsBus;
+use crate::live::view::now_ms;
+use crate::live::writer::Writer;
+use crate::metrics::Metrics;
+use crate::services::accounts::Accounts;
+use crate::services::analysis::Analysis;
+use crate::services::challenges::Challenges;
+use crate::services::chat::Chat;
+use crate::services::computer::Computer;
+use crate::services::events::UserEvents;
+use crate::services::exports::Exports;
+use crate::services::games::Games;
+use crate::services::limits::{Budget, Kind, RateLimits};
+use crate::services::lobby::Lobby;
+use crate::services::ratings::Ratings;
+use crate::services::tokens::Tokens;
+
+/// What an operator (or a test) may change.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Serve the web app from this folder instead of the embedded copy.
+    pub web_dir: Option<PathBuf>,
+    /// Whether the peer is a reverse proxy whose `X-Forwarded-For` is trusted.
+    pub trust_proxy: bool,
+    /// Longest wait for a request's headers.
+    pub header_read_timeout: Duration,
+    /// A connection with no bytes either way for this long is closed.
+    pub idle_timeout: Duration,
+    /// Most connections at once (beyond: 503); `None`: from the open-file limit.
+    pub max_connections: Option<usize>,
+    /// Event streams one user may have open.
+    pub max_event_streams_per_user: usize,
+    /// Challenges waiting for or from one user.
+    pub max_pending_challenges: usize,
+    /// How long a finished game stays in memory.
+    pub finished_game_kept: Duration,
+    /// How long a browser session lasts.
+    pub session_ttl: Duration,
+    /// Rate-limit budgets other than the defaults.
+    pub budgets: HashMap<Kind, Budget>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            web_dir: None,
+            trust_proxy: false,
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: None,
+            max_event_streams_per_user: 16,
+            max_pending_challenges: 20,
+            finished_game_kept: Duration::from_secs(60),
+            session_ttl: Duration::from_secs(30 * 24 * 3600),
+            budgets: HashMap::new(),
+        }
+    }
+}
+
+/// The services of one server: cheap to clone.
+#[derive(Clone, FromRef)]
+pub struct AppState {
+    /// The configuration.
+    pub config: Arc<Config>,
+    /// Accounts and sessions.
+    pub accounts: Arc<Accounts>,
+    /// API tokens.
+    pub tokens: Arc<Tokens>,
+    /// Users' event streams.
+    pub events: Arc<UserEvents>,
+    /// Challenges.
+    pub challenges: Arc<Challenges>,
+    /// Seeks.
+    pub lobby: Arc<Lobby>,
+    /// Live games.
+    pub games: Arc<Games>,
+    /// The computer player.
+    pub computer: Arc<Computer>,
+    /// Games' chat.
+    pub chat: Arc<Chat>,
+    /// Ratings.
+    pub ratings: Arc<Ratings>,
+    /// Exports.
+    pub exports: Arc<Exports>,
+    /// The analysis engine.
+    pub analysis: Arc<Analysis>,
+    /// Rate limits.
+    pub limits: Arc<RateLimits>,
+    /// Counters.
+    pub metrics: Arc<Metrics>,
+    /// The web app's files.
+    pub assets: Arc<Assets>,
+}
+
+impl AppState {
+    /// State over an open store with the default configuration, every unfinished
+    /// game resumed.
+    pub async fn new(store: Store) -> Result<AppState, ApiError> {
+        AppState::with_config(store, Config::default()).await
+    }
+
+    /// State over an open store, every unfinished game resumed and every
+    /// unanswered challenge waiting again.
+    pub async fn with_config(store: Store, config: Config) -> Result<AppState, ApiError> {
+        let metrics = Arc::new(Metrics::default());
+        let limits = Arc::new(RateLimits::with_budgets(config.budgets.clone()));
+        let news = Arc::new(NewsBus::default());
+        let ratings = Arc::new(Ratings::new(store.clone()));
+        let events = Arc::new(UserEvents::new(config.max_event_streams_per_user));
+        // Ratings first: the players hear that a game is over once it is rated.
+        news.subscribe(ratings.clone());
+        news.subscribe(events.clone());
+        let writer = Writer::spawn(store.clone(), metrics.clone());
+        let games = Games::new(
+            store.clone(),
+            writer,
+            metrics.clone(),
+            news,
+            ratings.clone(),
+            config.finished_game_kept,
+        );
+        let state = AppState {
+            accounts: Arc::new(Accounts::new(
+                store.clone(),
+                limits.clone(),
+                config.session_ttl,
+            )),
+            tokens: Arc::new(Tokens::new(store.clone())),
+            challenges: Arc::new(Challenges::new(
+                store.clone(),
+                games.clone(),
+                events.clone(),
+                config.max_pending_challenges,
+            )),
+            lobby: Arc::new(Lobby::new(games.clone(), ratings.clone())),
+            computer: Arc::new(Computer::default()),
+            chat: Arc::new(Chat::new(store.clone(), games.clone(), limits.clone())),
+            exports: Arc::new(Exports::new(store.clone(), games.clone())),
+            analysis: Arc::new(Analysis::default()),
+            assets: Arc::new(Assets::new(config.web_dir.clone())),
+            config: Arc::new(config),
+            events,
+            games,
+            ratings,
+            limits,
+            metrics,
+        };
+        // When the server last ran, read before this one says it runs.
+        let down_since = store.last_beat().await?.map(|at| at as u64);
+        state.games.recover(down_since).await?;
+        state.challenges.load().await?;
+        tokio::spawn(housekeeping(store, Arc::downgrade(&state.accounts)));
+        Ok(state)
+    }
+}
+
+/// How often the server records that it is running.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+/// How often expired sessions are forgotten.
+const SESSION_PRUNE_EVERY: u32 = 3600;
+
+/// Records every [`HEARTBEAT`] that the server runs, while it does (after a
+/// crash, the last record says when the clocks stopped), and now and then
+/// forgets expired sessions.
+async fn housekeeping(store: Store, alive: std::sync::Weak<Accounts>) {
+    let mut tick = tokio::time::interval(HEARTBEAT);
+    let mut beats = 0u32;
+    loop {
+        tick.tick().await;
+        let Some(accounts) = alive.upgrade() else {
+            break;
+        };
+        if let Err(e) = store.beat(now_ms() as i64).await {
+            tracing::warn!("heartbeat not recorded: {e}");
+        }
+        if beats % SESSION_PRUNE_EVERY == 0 {
+            match accounts.prune_sessions().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!("{n} expired sessions forgotten"),
+                Err(e) => tracing::warn!("expired sessions not forgotten: {e}"),
+            }
+        }
+        beats = beats.wrapping_add(1);
+    }
+}
