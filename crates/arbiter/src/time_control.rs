@@ -331,7 +331,7 @@ fn seconds(s: f64) -> Option<u64> {
 }
 
 fn fmt_seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{}", ms as f64 / 1000.0)

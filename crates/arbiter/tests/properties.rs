@@ -215,13 +215,13 @@ fn perform(game: &mut Game, s: &Step, now: u64) {
     let p = s.pick;
     let _ = match s.kind {
         // Mostly moves; an adjourned or paused game is mostly resumed first.
-        0..=33 if game.status() == Status::Adjourned && p % 2 == 0 => {
+        0..=33 if game.status() == Status::Adjourned && p.is_multiple_of(2) => {
             game.arbiter(ArbiterAction::ResumeAdjourned, now)
         }
-        0..=33 if game.status() == Status::Paused && p % 2 == 0 => {
+        0..=33 if game.status() == Status::Paused && p.is_multiple_of(2) => {
             game.arbiter(ArbiterAction::Resume, now)
         }
-        34 if p % 2 == 0 => {
+        34 if p.is_multiple_of(2) => {
             // Any two squares: a legal move, an illegal one or nonsense.
             let text = format!("{}{}", square_name(p >> 1), square_name(p >> 7));
             game.act(turn, Action::play(text), now)
@@ -232,7 +232,7 @@ fn perform(game: &mut Game, s: &Step, now: u64) {
         },
         35 => game.act(by, Action::OfferDraw, now),
         36 => {
-            let action = if p % 2 == 0 {
+            let action = if p.is_multiple_of(2) {
                 Action::AcceptDraw
             } else {
                 Action::DeclineDraw
@@ -240,12 +240,12 @@ fn perform(game: &mut Game, s: &Step, now: u64) {
             game.act(by, action, now)
         }
         37 => {
-            let claim = if p % 2 == 0 {
+            let claim = if p.is_multiple_of(2) {
                 ClaimKind::ThreefoldRepetition
             } else {
                 ClaimKind::FiftyMoves
             };
-            let with_move = if p % 3 == 0 {
+            let with_move = if p.is_multiple_of(3) {
                 legal_text(game, p >> 2, s.white)
             } else {
                 None
@@ -287,7 +287,7 @@ fn perform(game: &mut Game, s: &Step, now: u64) {
             if game.status() == Status::Adjourned {
                 game.arbiter(ArbiterAction::ResumeAdjourned, now)
             } else {
-                let text = if p % 5 == 0 {
+                let text = if p.is_multiple_of(5) {
                     "nonsense".to_string()
                 } else {
                     legal_text(game, p, s.white).unwrap_or_default()
@@ -311,10 +311,10 @@ fn perform(game: &mut Game, s: &Step, now: u64) {
             2 => game.arbiter(ArbiterAction::Forfeit { color: by }, now),
             _ => game.tick(now).map(|_| ()),
         },
-        _ if p % 4 != 0 => game.tick(now).map(|_| ()),
+        _ if !p.is_multiple_of(4) => game.tick(now).map(|_| ()),
         _ => {
             let gone = u64::from(p % 90_000);
-            let action = if p % 2 == 0 {
+            let action = if p.is_multiple_of(2) {
                 Action::ClaimVictory {
                     opponent_gone_ms: gone,
                 }

@@ -155,7 +155,7 @@ impl Clocks {
         self.remaining[i] = self.remaining[i].saturating_sub(elapsed) + self.tc.increment;
         self.moves_made[i] += 1;
         if let Some(period) = self.tc.moves {
-            if self.moves_made[i] % period == 0 {
+            if self.moves_made[i].is_multiple_of(period) {
                 self.remaining[i] += self.tc.base;
             }
         }

@@ -109,7 +109,7 @@ pub fn parse_thinking(line: &str) -> Option<(u32, Score)> {
 /// `M:SS` (or `M`) for the `level` command.
 fn level_base(d: Duration) -> String {
     let secs = d.as_secs().max(1);
-    if secs % 60 == 0 {
+    if secs.is_multiple_of(60) {
         format!("{}", secs / 60)
     } else {
         format!("{}:{:02}", secs / 60, secs % 60)
@@ -118,7 +118,7 @@ fn level_base(d: Duration) -> String {
 
 fn seconds_text(d: Duration) -> String {
     let millis = d.as_millis();
-    if millis % 1000 == 0 {
+    if millis.is_multiple_of(1000) {
         format!("{}", millis / 1000)
     } else {
         format!("{:.3}", d.as_secs_f64())

@@ -296,7 +296,7 @@ impl Serializer<'_> {
         let mut need_number = true;
         for node in &line.moves {
             let number = ply / 2 + 1;
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 self.word(&format!("{number}."));
             } else if need_number {
                 self.word(&format!("{number}..."));
