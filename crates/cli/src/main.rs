@@ -4,6 +4,13 @@ mod commands;
 
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: the server allocates and frees small
+/// buffers for every move, and argon2's 19 MiB per password check must go back to
+/// the system once done, not stay resident (glibc keeps freed large blocks in its
+/// arenas once its mmap threshold has grown).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 
 /// Caissa: a self-hostable chess platform.
@@ -32,7 +39,7 @@ enum Command {
     Serve(commands::serve::Args),
     /// Play many concurrent games against a server (in-process by default) and report
     /// moves/s, round trips, memory per game and errors.
-    Loadtest(commands::loadtest::Args),
+    Loadtest(caissa_loadtest::Args),
     /// Run the chess engine, speaking UCI on stdin/stdout (for chess GUIs).
     Uci(commands::uci::Args),
     /// Play a match between two engines (UCI or xboard) and report W/D/L, Elo
@@ -55,7 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => commands::replay::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Serve(args)) => commands::serve::run(args),
-        Some(Command::Loadtest(args)) => commands::loadtest::run(args),
+        Some(Command::Loadtest(args)) => caissa_loadtest::run(args),
         Some(Command::Uci(args)) => commands::uci::run(args),
         Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),

@@ -1,4 +1,4 @@
-//! `caissa loadtest`: many games played at once against the server, to measure
+//! The load generator (`caissa loadtest`): many games played at once against the server, to measure
 //! its sustained move rate, the round trip of every move, the memory a game costs,
 //! and that every acknowledged move is durable.
 //!

@@ -1,7 +1,6 @@
 //! One module per subcommand.
 
 pub mod admin;
-pub mod loadtest;
 pub mod matches;
 pub mod moves;
 pub mod perft;
