@@ -218,3 +218,68 @@ fn token_create_gives_only_the_scopes_asked_for_and_names_an_unknown_one() {
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("challenge:write"), "{body}");
 }
+
+#[test]
+fn a_second_server_on_the_same_sqlite_file_is_refused_with_the_reason() {
+    let dir = temp_dir("second");
+    let db = db_url(&dir);
+    let port = free_port();
+    let _first = start(&db, port);
+    let out = Command::new(BIN)
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{}", free_port()),
+            "--db",
+            &db,
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the second server ran");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already using"), "{stderr}");
+    // The first still serves.
+    let (status, _) = http(port, "GET", "/healthz", "", "");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn each_request_is_one_log_line_its_path_quoted_and_no_token_in_it() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = temp_dir("request-log");
+    let db = db_url(&dir);
+    let port = free_port();
+    let mut child = Command::new(BIN)
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", &db])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if line.unwrap().contains("listening on") {
+            break;
+        }
+    }
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "GET /api/x%0A2026%20INFO%20forged?token=cai_secret HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    let line = lines
+        .map(Result::unwrap)
+        .find(|l| l.contains("caissa::request"))
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.contains(r#"GET "/api/x%0A2026%20INFO%20forged" 404"#),
+        "{line}"
+    );
+    assert!(!line.contains("cai_secret"), "{line}");
+    assert!(line.ends_with("ms"), "{line}");
+}

@@ -34,7 +34,7 @@ use crate::state::{AppState, Config};
 
 /// Descriptors kept for the database, the log and what else the server opens.
 const RESERVED_DESCRIPTORS: u64 = 128;
-/// How often a connection's silence is looked at.
+/// How often a connection's silence is looked at, at most.
 const IDLE_CHECK: Duration = Duration::from_secs(5);
 /// How long a shutdown waits for connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -221,7 +221,11 @@ pub async fn serve_on(
         tokio::spawn(async move {
             let conn = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
             let mut conn = std::pin::pin!(conn);
-            let mut check = tokio::time::interval(IDLE_CHECK);
+            let mut check = tokio::time::interval(
+                IDLE_CHECK
+                    .min(idle_after / 2)
+                    .max(Duration::from_millis(50)),
+            );
             loop {
                 tokio::select! {
                     done = conn.as_mut() => {

@@ -187,7 +187,7 @@ async fn housekeeping(store: Store, alive: std::sync::Weak<Accounts>) {
         if let Err(e) = store.beat(now_ms() as i64).await {
             tracing::warn!("heartbeat not recorded: {e}");
         }
-        if beats % SESSION_PRUNE_EVERY == 0 {
+        if beats.is_multiple_of(SESSION_PRUNE_EVERY) {
             match accounts.prune_sessions().await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!("{n} expired sessions forgotten"),

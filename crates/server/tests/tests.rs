@@ -16,8 +16,13 @@ struct Server {
 
 impl Server {
     async fn start(db: &str) -> Server {
+        Server::start_with(db, caissa_server::Config::default()).await
+    }
+
+    /// A server with other limits than the defaults.
+    async fn start_with(db: &str, config: caissa_server::Config) -> Server {
         let store = Store::open(db).await.unwrap();
-        let state = AppState::new(store).await.unwrap();
+        let state = AppState::with_config(store, config).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
@@ -1076,5 +1081,8 @@ async fn the_ladder_ruleset_with_a_per_move_limit_applies_the_house_rules() {
 }
 
 mod api_tokens;
+mod architecture;
+mod hostile;
 mod lichess_compat;
 mod online_play;
+mod openapi;

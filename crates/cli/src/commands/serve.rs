@@ -20,6 +20,13 @@ pub struct Args {
     /// registrations, logins and guests).
     #[arg(long, env = "CAISSA_TRUST_PROXY")]
     trust_proxy: bool,
+    /// Close a connection after this many seconds with no bytes either way.
+    #[arg(long, default_value_t = 60)]
+    idle_timeout_secs: u64,
+    /// Most connections at once; beyond, newcomers are told 503 (default: what
+    /// the open-file limit allows).
+    #[arg(long)]
+    max_connections: Option<usize>,
 }
 
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -58,6 +65,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let config = caissa_server::Config {
         web_dir: args.web_dir,
         trust_proxy: args.trust_proxy,
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout_secs.max(1)),
+        max_connections: args.max_connections,
         ..caissa_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()?;

@@ -99,3 +99,24 @@ impl Writer {
             .map_err(|e| ApiError::Internal(format!("storing events: {e}")))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stopped_writer_is_answered_503_not_500() {
+        let (tx, rx) = mpsc::channel(1);
+        drop(rx);
+        let writer = Writer { tx };
+        let append = Append {
+            game_id: "g".into(),
+            first_seq: 0,
+            events: vec!["{}".into()],
+            result: None,
+        };
+        let e = writer.append(append).await.unwrap_err();
+        assert_eq!(e.status().as_u16(), 503);
+        assert!(e.retry_after_ms().is_some());
+    }
+}

@@ -24,7 +24,7 @@ use crate::services::games::Games;
 
 enum Entry {
     /// Waiting for an answer.
-    Waiting(Challenge),
+    Waiting(Box<Challenge>),
     /// Accepted, its game being started; the receiver turns `Some(true)` once the
     /// game is there, `Some(false)` if it could not start.
     Accepting(watch::Receiver<Option<bool>>),
@@ -101,7 +101,8 @@ impl Challenges {
                 terms,
                 created_at: stored.created_at as u64,
             };
-            self.lock().insert(stored.id, Entry::Waiting(challenge));
+            self.lock()
+                .insert(stored.id, Entry::Waiting(Box::new(challenge)));
             loaded += 1;
         }
         Ok(loaded)
@@ -158,14 +159,15 @@ impl Challenges {
                 &json!({ "type": "challenge", "challenge": lichess::challenge_json(&c, "in") }),
             );
         }
-        self.lock().insert(c.id.clone(), Entry::Waiting(c));
+        self.lock()
+            .insert(c.id.clone(), Entry::Waiting(Box::new(c)));
         Ok(())
     }
 
     /// A waiting challenge.
     pub fn get(&self, id: &str) -> Option<Challenge> {
         match self.lock().get(id) {
-            Some(Entry::Waiting(c)) => Some(c.clone()),
+            Some(Entry::Waiting(c)) => Some((**c).clone()),
             _ => None,
         }
     }
@@ -176,7 +178,7 @@ impl Challenges {
             .lock()
             .values()
             .filter_map(|e| match e {
-                Entry::Waiting(c) if keep(c) => Some(c.clone()),
+                Entry::Waiting(c) if keep(c) => Some((**c).clone()),
                 _ => None,
             })
             .collect();
@@ -223,7 +225,7 @@ impl Challenges {
             else {
                 unreachable!("the entry was waiting a moment ago, under the same lock")
             };
-            (c, tx)
+            (*c, tx)
         };
         let was_open = challenge.dest.is_none();
         challenge.dest.get_or_insert_with(|| user.clone());
@@ -240,7 +242,7 @@ impl Challenges {
                     challenge.dest = None;
                 }
                 self.lock()
-                    .insert(id.to_string(), Entry::Waiting(challenge));
+                    .insert(id.to_string(), Entry::Waiting(Box::new(challenge)));
                 let _ = started.send(Some(false));
                 Err(e)
             }
@@ -294,7 +296,7 @@ impl Challenges {
     /// being accepted) its game is answered instead, for the canceller to abort.
     pub async fn cancel(&self, id: &str, user: i64) -> Result<Cancelled, ApiError> {
         enum Found {
-            Withdrawn(Challenge),
+            Withdrawn(Box<Challenge>),
             Accepting(watch::Receiver<Option<bool>>),
             Absent,
         }
@@ -351,7 +353,7 @@ impl Challenges {
                 Err(ApiError::Forbidden("this challenge is not for you".into()))
             }
             Some(Entry::Waiting(_)) => match entries.remove(id) {
-                Some(Entry::Waiting(c)) => Ok(c),
+                Some(Entry::Waiting(c)) => Ok(*c),
                 _ => Err(ApiError::NotFound(format!("challenge {id}"))),
             },
         }
