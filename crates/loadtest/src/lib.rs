@@ -11,7 +11,9 @@
 //!    written into its database (`--db`). Only loopback addresses are ever contacted
 //!    (and no HTTP proxy is used).
 //! 2. **Accounts.** `2N` accounts with API tokens are written straight into the store.
-//! 3. **Games.** `N` games are created through the API (challenge, then accept); the
+//! 3. **Games.** `N` games are created through the API (all the challenges, then
+//!    each accepted, so that no game's first-move deadline runs while others are
+//!    still being challenged); the
 //!    server's resident memory (`VmRSS`) is read before and after, which gives the
 //!    memory per game: in-process from `/proc/self` (server and load generator
 //!    together), with `--addr` from `/proc/<--server-pid>` if given.
@@ -390,6 +392,27 @@ fn execute(plan: &Plan) -> anyhow::Result<Report> {
     result
 }
 
+/// Black accepts the challenge of `game`: the game starts (and its first move's
+/// deadline runs from now).
+async fn accept_game(
+    client: &reqwest::Client,
+    base: &str,
+    accounts: &[Account],
+    game: &GameSlot,
+) -> anyhow::Result<()> {
+    let response = client
+        .post(format!("{base}/api/challenge/{}/accept", game.id))
+        .bearer_auth(&accounts[game.black].token)
+        .send()
+        .await?;
+    let status = response.status();
+    if !status.is_success() {
+        let body = response.text().await.unwrap_or_default();
+        bail!("accepting challenge {}: HTTP {status}: {body}", game.id);
+    }
+    Ok(())
+}
+
 /// Starts the server on 127.0.0.1 with an ephemeral port.
 async fn start_server(store: Store) -> anyhow::Result<SocketAddr> {
     let state = AppState::new(store)
@@ -532,6 +555,18 @@ async fn drive(
         .into_iter()
         .collect::<anyhow::Result<Vec<GameSlot>>>()?;
     games.sort_by_key(|g| g.white);
+    // Accepted only once every challenge is made: a game's clock (and the
+    // online rules' deadline for its first move) starts when it is accepted, so
+    // a slow disk making the challenges cannot make early games expire.
+    let accepting = futures_util::stream::iter(games.iter().enumerate())
+        .map(|(g, game)| accept_game(&clients[g % clients.len()], &base, &accounts, game))
+        .buffer_unordered(SETUP_CONCURRENCY)
+        .collect::<Vec<_>>();
+    tokio::time::timeout_at(deadline, accepting)
+        .await
+        .context("timed out accepting the games")?
+        .into_iter()
+        .collect::<anyhow::Result<Vec<()>>>()?;
     let games: Vec<Arc<GameSlot>> = games.into_iter().map(Arc::new).collect();
     let games_time = t.elapsed();
     let after_games = rss();
@@ -753,7 +788,7 @@ async fn resign(
     (done, results.len() - done)
 }
 
-/// Creates game `g` (accounts `2g` and `2g + 1`): a challenge, then its acceptance.
+/// Offers game `g` (accounts `2g` and `2g + 1`): White's challenge to Black.
 async fn create_game(
     client: &reqwest::Client,
     base: &str,
@@ -782,16 +817,6 @@ async fn create_game(
         .as_str()
         .with_context(|| format!("challenge {g}: no id in {body}"))?
         .to_string();
-    let response = client
-        .post(format!("{base}/api/challenge/{id}/accept"))
-        .bearer_auth(&accounts[black].token)
-        .send()
-        .await?;
-    let status = response.status();
-    if !status.is_success() {
-        let body = response.text().await.unwrap_or_default();
-        bail!("accepting challenge {id}: HTTP {status}: {body}");
-    }
     Ok(GameSlot {
         id,
         white,

@@ -198,7 +198,8 @@ pub async fn serve_on(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!("TCP_NODELAY not set: {e}");
         }
-        let activity = Arc::new(AtomicU64::new(0));
+        // Being accepted counts: the silence is measured from now.
+        let activity = Arc::new(AtomicU64::new(clock.elapsed().as_millis() as u64));
         let io = Watched {
             tcp,
             activity: activity.clone(),
@@ -221,11 +222,10 @@ pub async fn serve_on(
         tokio::spawn(async move {
             let conn = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
             let mut conn = std::pin::pin!(conn);
-            let mut check = tokio::time::interval(
-                IDLE_CHECK
-                    .min(idle_after / 2)
-                    .max(Duration::from_millis(50)),
-            );
+            let every = IDLE_CHECK
+                .min(idle_after / 2)
+                .max(Duration::from_millis(50));
+            let mut check = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
             loop {
                 tokio::select! {
                     done = conn.as_mut() => {

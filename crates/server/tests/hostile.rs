@@ -682,9 +682,21 @@ async fn silent_connections_and_slow_headers_are_cut_off() {
     let mut answer = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut answer)).await;
     assert!(read.is_ok(), "the slow connection was not closed");
-    // Everyone else is served meanwhile.
+    // Everyone else is served meanwhile, and a newcomer that takes a moment to
+    // speak (less than the timeout) is served too, however long the server has
+    // been up (its silence counts from when it came).
     let ok = reqwest::get(server.url("/healthz")).await.unwrap();
     assert_eq!(ok.status().as_u16(), 200);
+    for _ in 0..20 {
+        let mut late = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        late.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = String::new();
+        late.read_to_string(&mut answer).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
+    }
 }
 
 #[tokio::test]

@@ -16,6 +16,9 @@ use crate::metrics::Metrics;
 
 /// Most appends written in one transaction.
 const MAX_BATCH: usize = 512;
+/// The shortest time between two commits while appends keep coming: at most
+/// this much latency added, in exchange for fewer fsyncs.
+const COMMIT_INTERVAL: Duration = Duration::from_millis(3);
 /// Appends waiting for the writer before new ones wait for room.
 const QUEUE: usize = 4096;
 /// How long an append waits for room in a full queue before it is refused.
@@ -42,8 +45,20 @@ impl Writer {
         let (tx, mut rx) = mpsc::channel::<Request>(QUEUE);
         tokio::spawn(async move {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
+            let mut last_commit = tokio::time::Instant::now() - COMMIT_INTERVAL;
             while let Some(first) = rx.recv().await {
                 batch.push(first);
+                // Busy: gather what comes until the interval since the last commit
+                // is over, so that one commit (and one fsync) stores many games'
+                // moves. Idle: commit at once.
+                let gather_until = last_commit + COMMIT_INTERVAL;
+                while batch.len() < MAX_BATCH {
+                    match tokio::time::timeout_at(gather_until, rx.recv()).await {
+                        Ok(Some(request)) => batch.push(request),
+                        Ok(None) | Err(_) => break,
+                    }
+                }
+                last_commit = tokio::time::Instant::now();
                 while batch.len() < MAX_BATCH {
                     match rx.try_recv() {
                         Ok(request) => batch.push(request),

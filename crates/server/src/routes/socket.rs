@@ -3,11 +3,12 @@
 //! Without a player's session or token the socket only receives, and every
 //! action is refused.
 //!
-//! Lag: the server pings every few seconds and measures the round trip itself; half
-//! of it is the lag claimed for the player's next move, which the arbiter credits
-//! from the player's bounded quota. Nothing the client says about its lag is
-//! trusted. A client that answers nothing (no message, no pong) for a minute is
-//! disconnected.
+//! Lag: when a player's turn comes, the server pings them right behind the state
+//! that says so (in the same write) and measures the round trip itself; half of
+//! it is the lag claimed for the move, which the arbiter credits from the
+//! player's bounded quota. Nothing the client says about its lag is trusted. A
+//! socket the server has said nothing on for 20 s gets a ping; a client that
+//! answers nothing (no message, no pong) for a minute is disconnected.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,8 +40,10 @@ use crate::services::limits::{Kind, RateLimits};
 use crate::services::tokens::Tokens;
 use crate::state::AppState;
 
-/// How often the server pings to measure the round trip.
-const PING_EVERY: Duration = Duration::from_secs(4);
+/// How often a socket's silence is looked at.
+const KEEPALIVE_CHECK: Duration = Duration::from_secs(5);
+/// A socket the server has sent nothing for this long gets a ping.
+const KEEPALIVE: Duration = Duration::from_secs(20);
 /// A socket that says nothing (not even a pong) for this long is closed.
 const SILENT_FOR: Duration = Duration::from_secs(60);
 /// The most lag one move can claim, ms (the quota bounds the total).
@@ -73,6 +76,13 @@ fn gone_message(handle: &GameHandle, color: Color, p: Presence) -> String {
     let mut message = lichess::opponent_gone(handle, color, p.is_gone());
     message["color"] = json!(color.name());
     with_tag("gone", message)
+}
+
+/// A ping carrying when it was sent (ms since the socket opened), so its pong
+/// gives the round trip.
+fn ping(started: Instant) -> Message {
+    let at = started.elapsed().as_millis() as u64;
+    Message::Ping(at.to_be_bytes().to_vec().into())
 }
 
 /// The closing frame once the game is over (a normal closure, RFC 6455 7.4.1).
@@ -236,11 +246,16 @@ impl Seat {
                 }
             }
         }
-        let mut ping = tokio::time::interval(PING_EVERY);
+        let mut keepalive = tokio::time::interval(KEEPALIVE_CHECK);
         let started = Instant::now();
         let mut heard = Instant::now();
+        let mut last_sent = Instant::now();
         let mut lag_ms = 0u64;
+        // What one turn of the loop says, written together (one flush, so the
+        // answer to a move and the state it made leave in the same write).
+        let mut out: Vec<Message> = Vec::with_capacity(4);
         loop {
+            let mut done = false;
             tokio::select! {
                 incoming = stream.next() => {
                     let Some(Ok(message)) = incoming else { break };
@@ -262,30 +277,34 @@ impl Seat {
                     };
                     if self.revoked(color).await {
                         let error = json!({ "t": "error", "status": 401, "error": "the token was revoked" });
-                        let _ = sink.send(Message::Text(error.to_string().into())).await;
-                        let _ = sink.send(Message::Close(Some(CloseFrame {
+                        out.push(Message::Text(error.to_string().into()));
+                        out.push(Message::Close(Some(CloseFrame {
                             code: close_code::POLICY,
                             reason: "the token was revoked".into(),
-                        }))).await;
-                        break;
-                    }
-                    let answer = match self.act(color, text.as_str(), lag_ms).await {
-                        Ok(()) => ACK.to_string(),
-                        Err(e) => error_message(&e),
-                    };
-                    if sink.send(Message::Text(answer.into())).await.is_err() {
-                        break;
+                        })));
+                        done = true;
+                    } else {
+                        let answer = match self.act(color, text.as_str(), lag_ms).await {
+                            Ok(()) => ACK.to_string(),
+                            Err(e) => error_message(&e),
+                        };
+                        out.push(Message::Text(answer.into()));
+                        // The game's task publishes a change before it answers:
+                        // the state the action made is there already.
+                        while let Some(view) = changes.try_next() {
+                            if self.deliver(&view, color, started, &mut out) {
+                                done = true;
+                                break;
+                            }
+                        }
                     }
                 }
                 view = changes.next() => {
                     let Some(view) = view else { break };
-                    let message = state_message(&view, handle.watchers());
-                    if sink.send(Message::Text(message.into())).await.is_err() {
-                        break;
-                    }
-                    if view.finish.is_some() {
-                        let _ = sink.send(game_over()).await;
-                        break;
+                    done = self.deliver(&view, color, started, &mut out);
+                    while !done {
+                        let Some(view) = changes.try_next() else { break };
+                        done = self.deliver(&view, color, started, &mut out);
                     }
                 }
                 now = presence.next() => {
@@ -297,10 +316,7 @@ impl Seat {
                         let is_gone = after.connections == 0;
                         // A player hears about the opponent; spectators about both.
                         if was_gone != is_gone && Some(c) != color {
-                            let message = gone_message(handle, c, after);
-                            if sink.send(Message::Text(message.into())).await.is_err() {
-                                return;
-                            }
+                            out.push(Message::Text(gone_message(handle, c, after).into()));
                         }
                     }
                     last_presence = now;
@@ -308,10 +324,7 @@ impl Seat {
                 n = watchers.next() => {
                     // None only when the game itself is gone.
                     let Some(n) = n else { break };
-                    let message = format!("{{\"t\":\"watchers\",\"n\":{n}}}");
-                    if sink.send(Message::Text(message.into())).await.is_err() {
-                        break;
-                    }
+                    out.push(Message::Text(format!("{{\"t\":\"watchers\",\"n\":{n}}}").into()));
                 }
                 line = chat.next() => {
                     let line = match line {
@@ -325,25 +338,59 @@ impl Seat {
                         continue;
                     }
                     let message = json!({ "t": "chat", "type": "chatLine", "room": line.room.name(), "username": line.username, "text": line.text });
-                    if sink.send(Message::Text(message.to_string().into())).await.is_err() {
-                        break;
-                    }
+                    out.push(Message::Text(message.to_string().into()));
                 }
-                _ = ping.tick() => {
+                _ = keepalive.tick() => {
                     if heard.elapsed() > SILENT_FOR {
-                        let _ = sink.send(Message::Close(Some(CloseFrame {
+                        out.push(Message::Close(Some(CloseFrame {
                             code: close_code::AWAY,
                             reason: "nothing heard for a minute".into(),
-                        }))).await;
-                        break;
-                    }
-                    let at = started.elapsed().as_millis() as u64;
-                    if sink.send(Message::Ping(at.to_be_bytes().to_vec().into())).await.is_err() {
-                        break;
+                        })));
+                        done = true;
+                    } else if last_sent.elapsed() >= KEEPALIVE {
+                        out.push(ping(started));
                     }
                 }
             }
+            if out.is_empty() {
+                continue;
+            }
+            let mut failed = false;
+            for message in out.drain(..) {
+                if sink.feed(message).await.is_err() {
+                    failed = true;
+                    break;
+                }
+            }
+            if failed || sink.flush().await.is_err() || done {
+                break;
+            }
+            last_sent = Instant::now();
         }
+    }
+
+    /// Adds what a published view says to `out`: its state, then (once the game
+    /// is over) the closing frame; to the player now to move, a ping, whose
+    /// answer measures the lag that their move will be credited. Whether the game
+    /// is over.
+    fn deliver(
+        &self,
+        view: &View,
+        color: Option<Color>,
+        started: Instant,
+        out: &mut Vec<Message>,
+    ) -> bool {
+        out.push(Message::Text(
+            state_message(view, self.handle.watchers()).into(),
+        ));
+        if view.finish.is_some() {
+            out.push(game_over());
+            return true;
+        }
+        if color == Some(view.turn()) {
+            out.push(ping(started));
+        }
+        false
     }
 
     /// Whether the player's token has been revoked since the socket opened.
