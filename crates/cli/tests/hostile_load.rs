@@ -154,6 +154,8 @@ fn the_server_serves_an_honest_game_while_it_is_attacked() {
             &db,
             "--idle-timeout-secs",
             "3",
+            // The attacks come from this machine; limit it like any address.
+            "--limit-loopback",
         ])
         .env("RUST_LOG", "warn,caissa_server::serve=info")
         .stderr(Stdio::piped())

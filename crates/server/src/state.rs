@@ -52,6 +52,11 @@ pub struct Config {
     pub session_ttl: Duration,
     /// Rate-limit budgets other than the defaults.
     pub budgets: HashMap<Kind, Budget>,
+    /// Whether the per-address limits (registrations, logins, guests) also
+    /// count this machine's own loopback address. Off by default: local
+    /// scripts and test suites are the owner's, and behind a proxy on the same
+    /// machine `trust_proxy` gives the real addresses.
+    pub limit_loopback: bool,
 }
 
 impl Default for Config {
@@ -67,6 +72,7 @@ impl Default for Config {
             finished_game_kept: Duration::from_secs(60),
             session_ttl: Duration::from_secs(30 * 24 * 3600),
             budgets: HashMap::new(),
+            limit_loopback: false,
         }
     }
 }
@@ -117,7 +123,10 @@ impl AppState {
     /// unanswered challenge waiting again.
     pub async fn with_config(store: Store, config: Config) -> Result<AppState, ApiError> {
         let metrics = Arc::new(Metrics::default());
-        let limits = Arc::new(RateLimits::with_budgets(config.budgets.clone()));
+        let limits = Arc::new(RateLimits::with_budgets(
+            config.budgets.clone(),
+            config.limit_loopback,
+        ));
         let news = Arc::new(NewsBus::default());
         let ratings = Arc::new(Ratings::new(store.clone()));
         let events = Arc::new(UserEvents::new(config.max_event_streams_per_user));

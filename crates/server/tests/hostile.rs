@@ -89,6 +89,7 @@ async fn registrations_and_guests_are_limited_per_address() {
                 },
             ),
         ]),
+        limit_loopback: true,
         ..Config::default()
     };
     let server = Server::start_with(&db, config).await;

@@ -20,6 +20,10 @@ pub struct Args {
     /// registrations, logins and guests).
     #[arg(long, env = "CAISSA_TRUST_PROXY")]
     trust_proxy: bool,
+    /// Count this machine's own loopback address in the per-address limits too
+    /// (by default local scripts and test suites are not limited).
+    #[arg(long)]
+    limit_loopback: bool,
     /// Close a connection after this many seconds with no bytes either way.
     #[arg(long, default_value_t = 60)]
     idle_timeout_secs: u64,
@@ -65,6 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let config = caissa_server::Config {
         web_dir: args.web_dir,
         trust_proxy: args.trust_proxy,
+        limit_loopback: args.limit_loopback,
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout_secs.max(1)),
         max_connections: args.max_connections,
         ..caissa_server::Config::default()

@@ -3,9 +3,10 @@
 //! Without a player's session or token the socket only receives, and every
 //! action is refused.
 //!
-//! Lag: when a player's turn comes, the server pings them right behind the state
-//! that says so (in the same write) and measures the round trip itself; half of
-//! it is the lag claimed for the move, which the arbiter credits from the
+//! Lag: when a player's turn comes and their lag was last measured more than 15 s
+//! ago, the server pings them right behind the state that says so (in the same
+//! write) and measures the round trip itself; half of it is the lag claimed for
+//! their moves, which the arbiter credits from the
 //! player's bounded quota. Nothing the client says about its lag is trusted. A
 //! socket the server has said nothing on for 20 s gets a ping; a client that
 //! answers nothing (no message, no pong) for a minute is disconnected.
@@ -76,6 +77,15 @@ fn gone_message(handle: &GameHandle, color: Color, p: Presence) -> String {
     let mut message = lichess::opponent_gone(handle, color, p.is_gone());
     message["color"] = json!(color.name());
     with_tag("gone", message)
+}
+
+/// How long a lag measurement is trusted before the player's next turn
+/// measures it again.
+const LAG_FRESH: Duration = Duration::from_secs(15);
+
+/// Whether the lag is unmeasured or older than [`LAG_FRESH`].
+fn lag_is_stale(at: Option<Instant>) -> bool {
+    at.is_none_or(|at| at.elapsed() > LAG_FRESH)
 }
 
 /// A ping carrying when it was sent (ms since the socket opened), so its pong
@@ -251,6 +261,7 @@ impl Seat {
         let mut heard = Instant::now();
         let mut last_sent = Instant::now();
         let mut lag_ms = 0u64;
+        let mut lag_at: Option<Instant> = None;
         // What one turn of the loop says, written together (one flush, so the
         // answer to a move and the state it made leave in the same write).
         let mut out: Vec<Message> = Vec::with_capacity(4);
@@ -268,6 +279,7 @@ impl Seat {
                                 let now = started.elapsed().as_millis() as u64;
                                 if now >= sent {
                                     lag_ms = ((now - sent) / 2).min(MAX_LAG_MS);
+                                    lag_at = Some(Instant::now());
                                 }
                             }
                             continue;
@@ -292,7 +304,7 @@ impl Seat {
                         // The game's task publishes a change before it answers:
                         // the state the action made is there already.
                         while let Some(view) = changes.try_next() {
-                            if self.deliver(&view, color, started, &mut out) {
+                            if self.deliver(&view, color, started, lag_at, &mut out) {
                                 done = true;
                                 break;
                             }
@@ -301,10 +313,10 @@ impl Seat {
                 }
                 view = changes.next() => {
                     let Some(view) = view else { break };
-                    done = self.deliver(&view, color, started, &mut out);
+                    done = self.deliver(&view, color, started, lag_at, &mut out);
                     while !done {
                         let Some(view) = changes.try_next() else { break };
-                        done = self.deliver(&view, color, started, &mut out);
+                        done = self.deliver(&view, color, started, lag_at, &mut out);
                     }
                 }
                 now = presence.next() => {
@@ -378,6 +390,7 @@ impl Seat {
         view: &View,
         color: Option<Color>,
         started: Instant,
+        lag_at: Option<Instant>,
         out: &mut Vec<Message>,
     ) -> bool {
         out.push(Message::Text(
@@ -387,7 +400,7 @@ impl Seat {
             out.push(game_over());
             return true;
         }
-        if color == Some(view.turn()) {
+        if color == Some(view.turn()) && lag_is_stale(lag_at) {
             out.push(ping(started));
         }
         false

@@ -82,17 +82,21 @@ pub enum Key {
 pub struct RateLimits {
     buckets: Mutex<HashMap<(Key, Kind), (f64, u64)>>,
     overrides: HashMap<Kind, Budget>,
+    /// Whether loopback sources are limited like any other.
+    limit_loopback: bool,
 }
 
 /// Buckets kept before full ones are pruned.
 const PRUNE_AT: usize = 100_000;
 
 impl RateLimits {
-    /// Limits with some budgets other than the defaults (tests, busy sites).
-    pub fn with_budgets(overrides: HashMap<Kind, Budget>) -> RateLimits {
+    /// Limits with some budgets other than the defaults (tests, busy sites),
+    /// and whether loopback sources are limited too.
+    pub fn with_budgets(overrides: HashMap<Kind, Budget>, limit_loopback: bool) -> RateLimits {
         RateLimits {
             buckets: Mutex::default(),
             overrides,
+            limit_loopback,
         }
     }
 
@@ -108,8 +112,12 @@ impl RateLimits {
         self.take_at(Key::User(user), kind, now_ms())
     }
 
-    /// Takes a token for a source address, or says how long to wait.
+    /// Takes a token for a source address, or says how long to wait. This
+    /// machine's own loopback address is not limited unless configured so.
     pub fn take_source(&self, source: IpAddr, kind: Kind) -> Result<(), ApiError> {
+        if source.is_loopback() && !self.limit_loopback {
+            return Ok(());
+        }
         self.take_at(Key::Source(source), kind, now_ms())
     }
 
@@ -166,18 +174,40 @@ mod tests {
 
     #[test]
     fn sources_are_limited_apart_from_users() {
-        let limits = RateLimits::with_budgets(HashMap::from([(
-            Kind::Register,
-            Budget {
-                burst: 2.0,
-                refill_ms: 1_000.0,
-            },
-        )]));
+        let limits = RateLimits::with_budgets(
+            HashMap::from([(
+                Kind::Register,
+                Budget {
+                    burst: 2.0,
+                    refill_ms: 1_000.0,
+                },
+            )]),
+            false,
+        );
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
         limits.take_at(Key::Source(a), Kind::Register, 0).unwrap();
         limits.take_at(Key::Source(a), Kind::Register, 0).unwrap();
         assert!(limits.take_at(Key::Source(a), Kind::Register, 0).is_err());
         limits.take_at(Key::Source(b), Kind::Register, 0).unwrap();
+    }
+
+    #[test]
+    fn the_machines_own_address_is_not_limited_unless_asked() {
+        let tight = HashMap::from([(
+            Kind::Register,
+            Budget {
+                burst: 1.0,
+                refill_ms: 60_000.0,
+            },
+        )]);
+        let local: IpAddr = "127.0.0.1".parse().unwrap();
+        let open = RateLimits::with_budgets(tight.clone(), false);
+        for _ in 0..5 {
+            open.take_source(local, Kind::Register).unwrap();
+        }
+        let strict = RateLimits::with_budgets(tight, true);
+        strict.take_source(local, Kind::Register).unwrap();
+        assert!(strict.take_source(local, Kind::Register).is_err());
     }
 }
