@@ -18,7 +18,7 @@ use crate::metrics::Metrics;
 const MAX_BATCH: usize = 512;
 /// The shortest time between two commits while appends keep coming: at most
 /// this much latency added, in exchange for fewer fsyncs.
-const COMMIT_INTERVAL: Duration = Duration::from_millis(3);
+const COMMIT_INTERVAL: Duration = Duration::from_millis(1);
 /// Appends waiting for the writer before new ones wait for room.
 const QUEUE: usize = 4096;
 /// How long an append waits for room in a full queue before it is refused.
