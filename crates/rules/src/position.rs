@@ -55,6 +55,17 @@ pub enum PositionError {
     TooManyCheckers(u32),
     /// A castling right without the king and the rook on their original squares.
     BadCastlingRights(Square),
+    /// Chess960 castling rights no starting position could leave: both sides
+    /// keep rights, but their kings (or the rooks of one wing) stand on different
+    /// files, while every Chess960 start mirrors White's back rank for Black.
+    UnmirroredCastling {
+        /// The king or the rook.
+        role: Role,
+        /// Where White's stands.
+        white: Square,
+        /// Where Black's stands.
+        black: Square,
+    },
     /// An en-passant square no double step could have left.
     BadEnPassant(Square),
     /// The half-move clock or the move number cannot be right.
@@ -82,6 +93,11 @@ impl core::fmt::Display for PositionError {
             PositionError::BadCastlingRights(sq) => write!(
                 f,
                 "castling right with the rook on {sq}, but the king and rook are not on their original squares"
+            ),
+            PositionError::UnmirroredCastling { role, white, black } => write!(
+                f,
+                "castling rights no Chess960 start could leave: the white {role} on {white} and the black {role} on {black} both keep rights, but every start has them on the same file",
+                role = role.name()
             ),
             PositionError::BadEnPassant(sq) => write!(
                 f,
@@ -200,6 +216,9 @@ impl Position {
                 let sq = rights.first().expect("non-empty");
                 return Err(PositionError::BadCastlingRights(sq));
             }
+        }
+        if mode == CastlingMode::Chess960 {
+            mirrored_castling(&board, setup.castling_rights)?;
         }
         let turn = setup.turn;
         if let Some(ep) = setup.ep_square {
@@ -612,6 +631,47 @@ fn castling_right_possible(board: &Board, rook: Square, mode: CastlingMode) -> b
                 && king.file().index() < 7
         }
     }
+}
+
+/// Checks that Chess960 rights fit one start: every start has Black's back rank
+/// mirror White's, so when both sides keep rights their kings share a file, and
+/// when both keep a wing's right its rooks share a file too.
+fn mirrored_castling(board: &Board, rights: Bitboard) -> Result<(), PositionError> {
+    let white_rights = rights & Bitboard::backrank(Color::White);
+    let black_rights = rights & Bitboard::backrank(Color::Black);
+    if white_rights.is_empty() || black_rights.is_empty() {
+        return Ok(());
+    }
+    let (Some(white_king), Some(black_king)) =
+        (board.king_of(Color::White), board.king_of(Color::Black))
+    else {
+        return Ok(());
+    };
+    if white_king.file() != black_king.file() {
+        return Err(PositionError::UnmirroredCastling {
+            role: Role::King,
+            white: white_king,
+            black: black_king,
+        });
+    }
+    for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+        let white_rook = white_rights
+            .into_iter()
+            .find(|&r| CastlingSide::of(white_king, r) == side);
+        let black_rook = black_rights
+            .into_iter()
+            .find(|&r| CastlingSide::of(black_king, r) == side);
+        if let (Some(white), Some(black)) = (white_rook, black_rook) {
+            if white.file() != black.file() {
+                return Err(PositionError::UnmirroredCastling {
+                    role: Role::Rook,
+                    white,
+                    black,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether a pawn of the side not to move could just have double-stepped over `ep`.

@@ -11,7 +11,7 @@
 
 use caissa_rules::san::San;
 use caissa_rules::uci::UciMove;
-use caissa_rules::{fen, CastlingMode, CastlingSide, Game, Position};
+use caissa_rules::{fen, CastlingMode, CastlingSide, Game, Position, Role};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -31,8 +31,8 @@ const SEED_FENS: &[&str] = &[
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    "2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1",
-    "rk2r3/8/8/8/8/8/8/R1K3RR w GQkq - 0 1",
+    "2r1kr2/8/8/8/8/8/8/2R1KR2 w FCfc - 0 1",
+    "r1k3rr/8/8/8/8/8/8/R1K3RR w GQgq - 0 1",
     "8/8/8/8/8/8/8/K6k b - - 99 200",
     "4k3/8/8/8/8/8/8/4K3 w - -",
 ];
@@ -384,7 +384,10 @@ fn check_san_text(pos: &Position, text: &str) -> Result<(), TestCaseError> {
                     promotion,
                     ..
                 }) => {
-                    pos.board().role_at(m.from()) == Some(role)
+                    // Long algebraic without a piece letter (`b2c2`) names the
+                    // origin square; the piece standing there is what moves.
+                    let origin_given = role == Role::Pawn && file.is_some() && rank.is_some();
+                    (pos.board().role_at(m.from()) == Some(role) || origin_given)
                         && !m.is_castle()
                         && m.to() == to
                         && file.is_none_or(|f| f == m.from().file())

@@ -1578,3 +1578,43 @@ fn board(pieces: &[(Square, Piece)]) -> Board {
     }
     b
 }
+
+#[test]
+fn chess960_rights_need_both_kings_on_one_file() {
+    // Every Chess960 start mirrors White's back rank for Black: kings that both
+    // keep rights on different files (f1, e8) come from no start.
+    assert_eq!(
+        fen_err("r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1"),
+        FenError::Position(PositionError::UnmirroredCastling {
+            role: Role::King,
+            white: Square::F1,
+            black: Square::E8,
+        })
+    );
+    let message = fen_err("r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1").to_string();
+    assert!(
+        message.contains("f1") && message.contains("e8"),
+        "{message}"
+    );
+    // One side's rights alone say nothing about the other's king.
+    assert!(fen::parse("r3k2r/8/8/8/8/8/8/R4K1R w KQ - 0 1").is_ok());
+    assert!(fen::parse("r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1").is_ok());
+}
+
+#[test]
+fn chess960_rights_on_one_wing_need_rooks_on_one_file() {
+    // Kings on f1 and f8, but the h-side rooks on g1 and h8: no start has both.
+    assert_eq!(
+        fen_err("5k1r/8/8/8/8/8/8/5KR1 w Kk - 0 1"),
+        FenError::Position(PositionError::UnmirroredCastling {
+            role: Role::Rook,
+            white: Square::G1,
+            black: Square::H8,
+        })
+    );
+    // The same wing on the same file, and different wings on any files, are fine.
+    assert!(fen::parse("5kr1/8/8/8/8/8/8/5KR1 w Kk - 0 1").is_ok());
+    assert!(fen::parse("r4k2/8/8/8/8/8/8/5KR1 w Kq - 0 1").is_ok());
+    // A Chess960 start (BBQNNRKR, No. 0) passes.
+    assert!(fen::parse("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1").is_ok());
+}
