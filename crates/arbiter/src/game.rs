@@ -563,11 +563,11 @@ impl Game {
                 let (result, termination) = self.flag_finish(flagged);
                 self.end(now, result, termination)?;
             } else if self.flag_down[other.index()] {
-                // Both flags down (Guidelines III.3): drawn in the last period.
-                let side = self.clock.side(flagged);
-                if side.period + 1 >= self.setup.time_control.periods.len() {
-                    self.end(now, GameResult::Draw, Termination::TimeoutDraw)?;
-                }
+                // Both flags down: the server knows which fell first, so the
+                // draw of Guidelines III.3.1 (for when nobody can tell) never
+                // applies; the first to fall loses, subject to 6.9 (6.8, A.5.3).
+                let (result, termination) = self.flag_finish(other);
+                self.end(now, result, termination)?;
             }
         }
         Ok(self.events.len() - before)
@@ -702,9 +702,15 @@ impl Game {
                 self.end(now, GameResult::Void, Termination::Aborted)
             }
             Action::ClaimFlag => {
-                let fallen = self.clock.flag(now) == Some(!by) || self.flag_down[(!by).index()];
-                if !fallen {
+                let fallen =
+                    |c: Color| self.clock.flag(now) == Some(c) || self.flag_down[c.index()];
+                if !fallen(!by) {
                     return Err(not_allowed("the opponent's flag has not fallen"));
+                }
+                // A claim needs time on the claimant's own clock (A.5.3); both
+                // flags down is settled by `tick` before any action.
+                if fallen(by) {
+                    return Err(not_allowed("your own flag has fallen too"));
                 }
                 let (result, termination) = self.flag_finish(!by);
                 self.end(now, result, termination)

@@ -63,8 +63,7 @@ pub enum Termination {
     Resignation,
     /// A flag fell and the opponent could win.
     TimeForfeit,
-    /// A flag fell but the opponent could not win (6.9), or both flags fell in the
-    /// last period (Guidelines III.3).
+    /// A flag fell but the opponent could not win (6.9).
     TimeoutDraw,
     /// Stalemate (5.2.1).
     Stalemate,

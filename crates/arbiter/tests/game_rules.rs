@@ -235,28 +235,52 @@ fn a_5_3_flag_can_still_be_claimed_after_the_flagged_player_moved() {
 }
 
 #[test]
-fn guidelines_iii_3_both_flags_down_in_the_last_period_is_a_draw() {
+fn a_5_3_both_flags_down_the_first_to_fall_loses() {
+    // White's flag falls at 60 s and White moves on at 61 s without a claim;
+    // Black's flag falls at 121 s. The server knows the order: White loses.
     let mut game = new_game(Ruleset::FideRapid, TimeControl::fischer(MINUTE, 0));
     mv(&mut game, "e4", 61 * SECOND);
     assert_eq!(game.finish(), None);
-    // Now Black's flag falls too.
-    assert_eq!(game.tick(121 * SECOND).unwrap(), 0);
+    // The server's timer wakes for Black's flag.
+    assert!(game
+        .next_deadline(61 * SECOND)
+        .is_some_and(|at| (121 * SECOND..=122 * SECOND).contains(&at)));
+    assert_eq!(game.tick(120 * SECOND).unwrap(), 0);
+    game.tick(122 * SECOND).unwrap();
+    assert_eq!(
+        finished(&game),
+        (GameResult::BlackWins, Termination::TimeForfeit)
+    );
+}
+
+#[test]
+fn b_3_blitz_both_flags_down_the_first_to_fall_loses_in_any_period() {
+    // Two moves in a minute, then a minute: White misses the first control,
+    // Black's flag falls later in the same period. Guidelines III do not apply
+    // in blitz, and nobody has to guess the order.
+    let mut game = new_game(Ruleset::FideBlitz, TimeControl::parse("2/60:60").unwrap());
+    mv(&mut game, "e4", 61 * SECOND);
+    game.tick(200 * SECOND).unwrap();
+    assert_eq!(
+        finished(&game),
+        (GameResult::BlackWins, Termination::TimeForfeit)
+    );
+}
+
+#[test]
+fn art_6_9_both_flags_down_the_first_to_fall_draws_against_a_lone_king() {
+    // White (a pawn) fell first, but Black has only its king: drawn (6.9).
+    let mut game = new_game_fen(
+        Ruleset::FideRapid,
+        TimeControl::fischer(MINUTE, 0),
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+    );
+    mv(&mut game, "e3", 61 * SECOND);
     game.tick(122 * SECOND).unwrap();
     assert_eq!(
         finished(&game),
         (GameResult::Draw, Termination::TimeoutDraw)
     );
-}
-
-#[test]
-fn guidelines_iii_3_both_flags_down_before_the_last_period_play_continues() {
-    let mut game = new_game(Ruleset::FideRapid, TimeControl::parse("2/60:60").unwrap());
-    mv(&mut game, "e4", 61 * SECOND);
-    game.tick(200 * SECOND).unwrap();
-    assert_eq!(game.finish(), None);
-    mv(&mut game, "e5", 201 * SECOND);
-    assert_eq!(game.finish(), None);
-    assert_eq!(game.status(), Status::Running);
 }
 
 // ---- Article 9.6: automatic draws ----
