@@ -16,6 +16,8 @@ import { ChatPanel } from './chat.js';
 import { icon, keyboardSteps, materialDiff, materialView, renderMoveList, stepButtons, stepPly } from '../components.js';
 
 const LOW_TIME_MS = 10_000;
+/** Rulesets where a fallen flag counts only when the opponent claims it. */
+const FLAG_CLAIMED = new Set(['fide-rapid', 'fide-blitz']);
 
 /** The board's view of a position: FEN, last move and check. */
 export function boardView(position, lastUci) {
@@ -333,6 +335,8 @@ export class GamePage {
         return post(`takeback/${message.accept === false ? 'no' : 'yes'}`);
       case 'claim-victory':
         return post('claim-victory');
+      case 'claim-flag':
+        return post('claim-flag');
       case 'claim-draw-gone':
         return post('claim-draw');
       default:
@@ -844,6 +848,11 @@ export class GamePage {
           onclick: () => this.run({ t: 'claim', claim }),
         }, t(`game.claim.${claim}`)));
       }
+      // Where a fallen flag must be claimed (A.5.3, B.3), the button appears once
+      // the opponent's clock reads zero and ours does not.
+      if (this.flagCanBeClaimed()) {
+        buttons.push(h('button', { type: 'button', class: 'button primary', 'data-action': 'claim-flag', onclick: () => this.run({ t: 'claim-flag' }) }, t('game.claimFlag')));
+      }
       buttons.push(confirmButton(t('game.resign'), t('game.resignConfirm'), () => this.run({ t: 'resign' }), { class: 'button danger', 'data-action': 'resign' }));
     } else if (state && isOver(state.status)) {
       if (this.myColor) {
@@ -965,7 +974,20 @@ export class GamePage {
     return Math.max(0, c[color] - elapsed);
   }
 
+  /** Whether this player may claim the opponent's fallen flag now. */
+  flagCanBeClaimed() {
+    const ruleset = this.full && this.full.ruleset;
+    if (!this.myColor || !FLAG_CLAIMED.has(ruleset)) return false;
+    const theirs = this.clockNow(opposite(this.myColor));
+    const mine = this.clockNow(this.myColor);
+    return theirs !== null && mine !== null && theirs <= 0 && mine > 0;
+  }
+
   updateClocks() {
+    if (this.isPlaying() && this.flagCanBeClaimed() !== Boolean(this.flagClaimShown)) {
+      this.flagClaimShown = this.flagCanBeClaimed();
+      this.renderControls();
+    }
     if (!this.clockEls || !this.clock) return;
     for (const color of ['white', 'black']) {
       const el = this.clockEls[color];

@@ -7,7 +7,8 @@
 //! `{"t":"abort"}`, `{"t":"draw","accept":true|false}` (true offers, or accepts
 //! an open offer), `{"t":"claim","claim":"threefold_repetition"|"fifty_moves",
 //! "uci":..}`, `{"t":"takeback","accept":true|false}`, `{"t":"claim-victory"}`,
-//! `{"t":"claim-draw-gone"}`.
+//! `{"t":"claim-draw-gone"}`, `{"t":"claim-flag"}` (the opponent's flag has
+//! fallen, in rulesets where a flag must be claimed: fide-rapid, fide-blitz).
 //!
 //! Server → client: `{"t":"full", ...gameFull}` once, `{"t":"state",
 //! ...gameState, "watchers": n}` on every change (a move's state carries `uci`,
@@ -60,6 +61,8 @@ pub enum ClientMessage {
     ClaimVictory,
     /// Call a draw: the opponent has left.
     ClaimDrawGone,
+    /// Claim that the opponent's flag has fallen (6.8, A.5.3, B.3).
+    ClaimFlag,
 }
 
 impl ClientMessage {
@@ -105,6 +108,7 @@ impl ClientMessage {
                 },
                 None,
             ),
+            ClientMessage::ClaimFlag => (Action::ClaimFlag, None),
         }
     }
 }
@@ -141,6 +145,10 @@ mod tests {
                 claim: ClaimKind::FiftyMoves,
                 uci: None
             }
+        );
+        assert_eq!(
+            parse(r#"{"t":"claim-flag"}"#).unwrap(),
+            ClientMessage::ClaimFlag
         );
         assert_eq!(
             parse(r#"{"t":"claim-draw-gone"}"#).unwrap(),

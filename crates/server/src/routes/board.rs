@@ -215,6 +215,25 @@ async fn claim_draw(
     .await
 }
 
+/// Claims that the opponent's flag has fallen (rulesets where a flag must be
+/// claimed: `fide-rapid`, `fide-blitz`; 6.8, A.5.3, B.3). Won, or drawn when the
+/// claimant cannot checkmate by any series of legal moves (6.9).
+#[utoipa::path(post, path = "/api/board/game/{id}/claim-flag", tag = "board",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "Won on time, or drawn (6.9)", body = OkBody),
+        (status = 400, description = "The opponent's flag has not fallen, or your own has too", body = ErrorBody),
+        (status = 403, description = "Not a player of this game", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody)))]
+async fn claim_flag(
+    State(games): State<Arc<Games>>,
+    State(limits): State<Arc<RateLimits>>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(&games, &limits, &id, user.id, Action::ClaimFlag).await
+}
+
 /// Proposes or accepts a takeback (`yes`), or declines or withdraws one (`no`).
 #[utoipa::path(post, path = "/api/board/game/{id}/takeback/{accept}", tag = "board",
     params(("id" = String, Path, description = "The game"), ("accept" = String, Path, description = "`yes` or `no`")),
@@ -388,6 +407,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(draw))
         .routes(routes!(claim_victory))
         .routes(routes!(claim_draw))
+        .routes(routes!(claim_flag))
         .routes(routes!(takeback))
         .routes(routes!(rematch))
         .routes(routes!(chat_post, chat_get))
