@@ -106,11 +106,31 @@ impl FieldList {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The fields read into `T`.
+    /// The fields read into `T`. A `clock.` field no endpoint knows is refused
+    /// by name rather than ignored: a clock silently left out is a different game.
     pub fn parse<T: DeserializeOwned>(self) -> Result<T, ApiError> {
+        if let Some((name, _)) = self
+            .0
+            .iter()
+            .find(|(k, _)| k.starts_with("clock.") && !CLOCK_FIELDS.contains(&k.as_str()))
+        {
+            return Err(ApiError::BadRequest(format!(
+                "{name}: unknown clock field; the clock fields are {}",
+                CLOCK_FIELDS.join(", ")
+            )));
+        }
         T::deserialize(FieldsDeserializer(self.0)).map_err(|e| ApiError::BadRequest(e.0))
     }
 }
+
+/// The clock fields the endpoints read.
+const CLOCK_FIELDS: &[&str] = &[
+    "clock.limit",
+    "clock.increment",
+    "clock.perMove",
+    "clock.delay",
+    "clock.delayType",
+];
 
 fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
     match value {

@@ -208,6 +208,9 @@ pub struct View {
     pub last_move: Option<PlayedMove>,
     /// Clocks at `at` (White, Black), ms; `None` without a clock.
     pub clocks: Option<[u64; 2]>,
+    /// Moves each side has left to make before its next time control (White,
+    /// Black); `None` in a sudden-death period.
+    pub moves_to_control: [Option<u32>; 2],
     /// When this view was taken, ms.
     pub at: u64,
     /// The arbiter's status.
@@ -258,6 +261,7 @@ impl View {
             moves: self.moves.clone(),
             last_move: self.last_move.clone(),
             clocks: self.clocks,
+            moves_to_control: self.moves_to_control,
             at: self.at,
             status: self.status,
             finish: self.finish,
@@ -291,11 +295,23 @@ pub fn view_of(
         ]
     });
     let position = *game.position();
+    let periods = &game.setup().time_control.periods;
+    let moves_to_control = Color::ALL.map(|color| {
+        let side = clock.side(color);
+        let period = periods.get(side.period)?;
+        period.moves?;
+        let by_control: u32 = periods[..=side.period]
+            .iter()
+            .map(|p| p.moves.unwrap_or(0))
+            .sum();
+        Some(by_control.saturating_sub(side.moves))
+    });
     View {
         info: info.clone(),
         moves,
         last_move,
         clocks,
+        moves_to_control,
         at: now,
         status: game.status(),
         finish: game.finish(),

@@ -146,6 +146,12 @@ fn write_game_state(view: &View) -> String {
     if let Some(w) = winner(view) {
         let _ = write!(out, ",\"winner\":\"{w}\"");
     }
+    if let [Some(white), Some(black)] = view.moves_to_control {
+        let _ = write!(
+            out,
+            ",\"movesToControl\":{{\"white\":{white},\"black\":{black}}}"
+        );
+    }
     out.push_str(",\"claims\":");
     out.push_str(&serde_json::to_string(&view.claims).unwrap_or_else(|_| "[]".into()));
     match view.running {
@@ -299,7 +305,14 @@ pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
     let time_control = match tc.periods.first() {
         Some(p) => {
             let (limit, increment) = (p.base_ms / 1000, p.increment_ms / 1000);
-            json!({ "type": "clock", "limit": limit, "increment": increment, "show": clock_show(limit, increment) })
+            let mut clock = json!({ "type": "clock", "limit": limit, "increment": increment, "show": clock_show(limit, increment) });
+            if tc.periods.len() > 1 || tc.per_move_ms.is_some() || p.delay.ms() > 0 {
+                // More than lichess's one period: the whole control, and its
+                // PGN tag form as shown.
+                clock["pgn"] = json!(tc.to_string());
+                clock["show"] = json!(tc.to_string());
+            }
+            clock
         }
         None => json!({ "type": "unlimited" }),
     };

@@ -53,6 +53,10 @@ pub struct SeekForm {
     pub increment: Option<u64>,
     /// Correspondence: days per move (1, 2, 3, 5, 7, 10 or 14).
     pub days: Option<u64>,
+    /// Instead of `time` and `increment`: the PGN `TimeControl` tag's syntax in
+    /// seconds, periods separated by `:` (`40/5400+30:1800+30`).
+    #[serde(rename = "timeControl")]
+    pub time_control: Option<String>,
     /// The seed's per-move limit, s.
     #[serde(rename = "clock.perMove")]
     pub clock_per_move: Option<u64>,
@@ -78,6 +82,25 @@ pub struct SeekForm {
 }
 
 fn seek_clock(f: &SeekForm) -> Result<TimeControl, ApiError> {
+    if let Some(text) = f.time_control.as_deref() {
+        let others = [
+            ("time", f.time.is_some()),
+            ("increment", f.increment.is_some()),
+            ("days", f.days.is_some()),
+        ];
+        if let Some((name, _)) = others.iter().find(|(_, given)| *given) {
+            return Err(ApiError::BadRequest(format!(
+                "timeControl and {name} both give the clock: send one of them"
+            )));
+        }
+        let tc = terms::named_time_control(text)?;
+        if tc.periods.is_empty() {
+            return Err(ApiError::BadRequest(format!(
+                "timeControl {text:?}: a seek needs a clock (or days)"
+            )));
+        }
+        return Ok(tc);
+    }
     match (f.time, f.days) {
         (Some(minutes), _) => {
             let increment = f.increment.unwrap_or(0);
@@ -95,7 +118,7 @@ fn seek_clock(f: &SeekForm) -> Result<TimeControl, ApiError> {
             "days: {days} must be 1, 2, 3, 5, 7, 10 or 14"
         ))),
         (None, None) => Err(ApiError::BadRequest(
-            "give time and increment, or days".into(),
+            "give time and increment, timeControl, or days".into(),
         )),
     }
 }

@@ -36,6 +36,12 @@ pub struct ChallengeForm {
     pub clock_increment: Option<u64>,
     /// Correspondence: days per move (1 to 14), instead of a clock.
     pub days: Option<u64>,
+    /// Instead of `clock.limit`: the PGN `TimeControl` tag's syntax in seconds,
+    /// periods separated by `:` (`moves/seconds`, the last sudden death), each
+    /// with its own `+increment` (`40/5400+30:1800+30`), a delay as `d`/`b`
+    /// (`300d5`) and a per-move limit after the last (`600+5/30`).
+    #[serde(rename = "timeControl")]
+    pub time_control: Option<String>,
     /// The seed's per-move limit, s (its "fast" and "match" modes); needs a clock.
     #[serde(rename = "clock.perMove")]
     pub clock_per_move: Option<u64>,
@@ -84,8 +90,51 @@ pub fn fischer(limit_ms: u64, increment_ms: u64) -> TimeControl {
     TimeControl::fischer(initial, increment_ms)
 }
 
+/// A `timeControl` field (PGN tag syntax, seconds), checked against the same
+/// bounds as `clock.limit` and `clock.increment`, per period.
+pub fn named_time_control(text: &str) -> Result<TimeControl, ApiError> {
+    let tc =
+        TimeControl::parse(text).map_err(|e| ApiError::BadRequest(format!("timeControl: {e}")))?;
+    for (i, p) in tc.periods.iter().enumerate() {
+        let base_s = p.base_ms / 1000;
+        let increment_s = p.increment_ms / 1000;
+        if base_s > MAX_LIMIT_S
+            || increment_s > MAX_INCREMENT_S
+            || p.delay.ms() > MAX_INCREMENT_S * 1000
+        {
+            return Err(ApiError::BadRequest(format!(
+                "timeControl {text:?}: period {} must have 0-{MAX_LIMIT_S} s and an increment or delay of 0-{MAX_INCREMENT_S} s",
+                i + 1
+            )));
+        }
+    }
+    if tc
+        .periods
+        .first()
+        .is_some_and(|p| p.base_ms == 0 && p.increment_ms == 0 && p.delay.ms() == 0)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "timeControl {text:?}: the first period has no time at all"
+        )));
+    }
+    Ok(tc)
+}
+
 /// The clock a challenge asks for.
 pub fn challenge_clock(f: &ChallengeForm) -> Result<TimeControl, ApiError> {
+    if let Some(text) = f.time_control.as_deref() {
+        let others = [
+            ("clock.limit", f.clock_limit.is_some()),
+            ("clock.increment", f.clock_increment.is_some()),
+            ("days", f.days.is_some()),
+        ];
+        if let Some((name, _)) = others.iter().find(|(_, given)| *given) {
+            return Err(ApiError::BadRequest(format!(
+                "timeControl and {name} both give the clock: send one of them"
+            )));
+        }
+        return named_time_control(text);
+    }
     let increment = f.clock_increment.unwrap_or(0);
     match (f.clock_limit, f.days) {
         (Some(limit), _) => {
