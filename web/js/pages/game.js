@@ -705,6 +705,7 @@ export class GamePage {
     const goneNote = this.gone && this.gone.color === color ? h('span', { class: 'gone-note' }, t('game.opponentGoneShort')) : null;
     const clockEl = h('div', { class: `clock clock-${color}`, 'data-color': color, role: 'timer', 'aria-label': t('game.clockOf', { color: colorName(color) }) },
       h('span', { class: 'clock-time' }),
+      this.controlNote(color),
       h('span', { class: 'clock-move' }));
     this.clockEls = this.clockEls || {};
     this.clockEls[color] = clockEl;
@@ -972,6 +973,14 @@ export class GamePage {
     if (!c || typeof c[color] !== 'number') return null;
     const elapsed = c.running === color ? performance.now() - c.at : 0;
     return Math.max(0, c[color] - elapsed);
+  }
+
+  /** Moves `color` has left before the next time control (6.3), if any. */
+  controlNote(color) {
+    const left = this.state && this.state.movesToControl && this.state.movesToControl[color];
+    return typeof left === 'number'
+      ? h('span', { class: 'clock-control', 'data-testid': `control-${color}` }, t('game.movesToControl', { n: left }))
+      : null;
   }
 
   /** Whether this player may claim the opponent's fallen flag now. */
