@@ -9,7 +9,8 @@ test('play the computer at level 1, typing a move in SAN', { timeout: 90_000 }, 
   try {
     const page = await newPage(browser);
     await page.goto(`${BASE}/`);
-    // Each level says how strong it plays, weakest first.
+    // Each level says how strong it plays, weakest first (once the page is drawn).
+    await page.waitForSelector('input[name="ai-level"]');
     const labels = await page.$$eval('input[name="ai-level"]', (inputs) => inputs.map((i) => i.getAttribute('aria-label')));
     assert.equal(labels.length, 8);
     const elos = labels.map((label, i) => {
