@@ -912,11 +912,15 @@ export class GamePage {
   async rematchByChallenge() {
     const opponent = this.full[opposite(this.myColor)]?.name;
     const clock = this.full.clock;
+    // The whole control in PGN tag form keeps its periods, delay and per-move
+    // limit; lichess's clock object has only the first period.
+    const tc = typeof this.full.timeControl === 'string' && this.full.timeControl !== '-' ? this.full.timeControl : null;
     try {
       const c = await api(`/api/challenge/${encodeURIComponent(opponent)}`, {
         form: {
-          'clock.limit': clock ? Math.round(clock.initial / 1000) : undefined,
-          'clock.increment': clock ? Math.round(clock.increment / 1000) : undefined,
+          timeControl: tc || undefined,
+          'clock.limit': !tc && clock ? Math.round(clock.initial / 1000) : undefined,
+          'clock.increment': !tc && clock ? Math.round(clock.increment / 1000) : undefined,
           rated: this.full.rated ? 'true' : 'false',
           color: opposite(this.myColor),
           ruleset: this.full.ruleset,
