@@ -31,6 +31,19 @@ async fn rapid_game(server: &Server, anna: &str, boris: &str, limit: &str) -> St
     id
 }
 
+/// A game as `/game/export/{id}` gives it in JSON.
+async fn exported(server: &Server, id: &str) -> Value {
+    reqwest::Client::new()
+        .get(server.url(&format!("/game/export/{id}")))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_5_3_in_rapid_a_fallen_flag_waits_for_the_opponents_claim() {
     let db = temp_db("claim-flag");
@@ -54,15 +67,7 @@ async fn a_5_3_in_rapid_a_fallen_flag_waits_for_the_opponents_claim() {
     );
     // White's second runs out; nobody claims, so the game goes on.
     tokio::time::sleep(Duration::from_millis(1_300)).await;
-    let game: Value = client
-        .get(server.url(&format!("/game/export/{id}")))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let game = exported(&server, &id).await;
     assert_eq!(game["status"], "started", "{game}");
     // The flagged player cannot claim the other's flag.
     let (status, _) = claim(&anna).await;
@@ -70,15 +75,7 @@ async fn a_5_3_in_rapid_a_fallen_flag_waits_for_the_opponents_claim() {
     // Black claims: won on time.
     let (status, body) = claim(&boris).await;
     assert_eq!(status, 200, "{body}");
-    let game: Value = client
-        .get(server.url(&format!("/game/export/{id}")))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let game = exported(&server, &id).await;
     assert_eq!(game["status"], "outoftime", "{game}");
     assert_eq!(game["winner"], "black", "{game}");
     // Someone else's claim is not theirs to make.
