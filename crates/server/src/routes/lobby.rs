@@ -83,17 +83,14 @@ pub struct SeekForm {
 
 fn seek_clock(f: &SeekForm) -> Result<TimeControl, ApiError> {
     if let Some(text) = f.time_control.as_deref() {
-        let others = [
-            ("time", f.time.is_some()),
-            ("increment", f.increment.is_some()),
-            ("days", f.days.is_some()),
-        ];
-        if let Some((name, _)) = others.iter().find(|(_, given)| *given) {
-            return Err(ApiError::BadRequest(format!(
-                "timeControl and {name} both give the clock: send one of them"
-            )));
-        }
-        let tc = terms::named_time_control(text)?;
+        let tc = terms::time_control_alone(
+            text,
+            &[
+                ("time", f.time.is_some()),
+                ("increment", f.increment.is_some()),
+                ("days", f.days.is_some()),
+            ],
+        )?;
         if tc.periods.is_empty() {
             return Err(ApiError::BadRequest(format!(
                 "timeControl {text:?}: a seek needs a clock (or days)"

@@ -92,7 +92,7 @@ pub fn fischer(limit_ms: u64, increment_ms: u64) -> TimeControl {
 
 /// A `timeControl` field (PGN tag syntax, seconds), checked against the same
 /// bounds as `clock.limit` and `clock.increment`, per period.
-pub fn named_time_control(text: &str) -> Result<TimeControl, ApiError> {
+fn named_time_control(text: &str) -> Result<TimeControl, ApiError> {
     let tc =
         TimeControl::parse(text).map_err(|e| ApiError::BadRequest(format!("timeControl: {e}")))?;
     for (i, p) in tc.periods.iter().enumerate() {
@@ -120,20 +120,28 @@ pub fn named_time_control(text: &str) -> Result<TimeControl, ApiError> {
     Ok(tc)
 }
 
+/// A `timeControl` field, refused when any of the `others` (a field's name,
+/// whether it was given) also gives the clock.
+pub fn time_control_alone(text: &str, others: &[(&str, bool)]) -> Result<TimeControl, ApiError> {
+    if let Some((name, _)) = others.iter().find(|(_, given)| *given) {
+        return Err(ApiError::BadRequest(format!(
+            "timeControl and {name} both give the clock: send one of them"
+        )));
+    }
+    named_time_control(text)
+}
+
 /// The clock a challenge asks for.
 pub fn challenge_clock(f: &ChallengeForm) -> Result<TimeControl, ApiError> {
     if let Some(text) = f.time_control.as_deref() {
-        let others = [
-            ("clock.limit", f.clock_limit.is_some()),
-            ("clock.increment", f.clock_increment.is_some()),
-            ("days", f.days.is_some()),
-        ];
-        if let Some((name, _)) = others.iter().find(|(_, given)| *given) {
-            return Err(ApiError::BadRequest(format!(
-                "timeControl and {name} both give the clock: send one of them"
-            )));
-        }
-        return named_time_control(text);
+        return time_control_alone(
+            text,
+            &[
+                ("clock.limit", f.clock_limit.is_some()),
+                ("clock.increment", f.clock_increment.is_some()),
+                ("days", f.days.is_some()),
+            ],
+        );
     }
     let increment = f.clock_increment.unwrap_or(0);
     match (f.clock_limit, f.days) {
