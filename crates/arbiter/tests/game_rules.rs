@@ -1333,3 +1333,33 @@ fn termination_names_are_the_serialised_names() {
         );
     }
 }
+
+#[test]
+fn art_5_2_2_a_locked_wall_reached_by_a_move_ends_the_game_at_once() {
+    let mut game = new_game_fen(
+        Ruleset::FideStandard,
+        TimeControl::fischer(MINUTE, 0),
+        "4k3/8/1p1p1p1p/pPpPpPp1/P1P1P1PP/8/8/4K3 w - - 0 1",
+    );
+    mv(&mut game, "h5", SECOND);
+    assert_eq!(
+        finished(&game),
+        (GameResult::Draw, Termination::DeadPosition)
+    );
+}
+
+#[test]
+fn art_6_9_flag_against_a_bishop_shut_behind_a_wall_is_a_draw() {
+    // Black has bishop and pawns, but the bishop can never reach White's pawns nor
+    // cross the wall: no series of legal moves lets Black mate.
+    let mut game = new_game_fen(
+        Ruleset::FideStandard,
+        TimeControl::fischer(MINUTE, 0),
+        "4k3/2b5/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1",
+    );
+    game.tick(61 * SECOND).unwrap();
+    assert_eq!(
+        finished(&game),
+        (GameResult::Draw, Termination::TimeoutDraw)
+    );
+}

@@ -425,6 +425,24 @@ fn replay_checkmate_by_black() {
 }
 
 #[test]
+fn replay_reports_a_wall_of_blocked_pawns_as_a_dead_position() {
+    // Art. 5.2.2: after h4-h5 no series of legal moves can mate.
+    let v = replay(&[
+        "--fen",
+        "4k3/8/1p1p1p1p/pPpPpPp1/P1P1P1PP/8/8/4K3 w - - 0 1",
+        "h5",
+    ]);
+    assert_eq!(v["outcome"], "1/2-1/2");
+    assert_eq!(v["termination"], "dead_position");
+    // One move earlier the game is alive: g5xh4 is still possible.
+    let v = replay(&[
+        "--fen",
+        "4k3/8/1p1p1p1p/pPpPpPp1/P1P1P1PP/8/8/4K3 w - - 0 1",
+    ]);
+    assert!(v["termination"].is_null());
+}
+
+#[test]
 fn replay_reads_uci_and_san_mixed_and_writes_both() {
     let v = replay(&["e2e4", "e5", "g1f3", "Nc6", "f1b5", "a6"]);
     assert_eq!(strings(&v["san"]), ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);

@@ -143,8 +143,8 @@ impl Game {
     }
 
     /// The automatic ending of the game in its current position, if any. When several
-    /// apply at once the order is checkmate, dead position, stalemate, seventy-five
-    /// moves, fivefold repetition (checkmate always takes precedence, 9.6).
+    /// apply at once the order is checkmate, dead position by material, stalemate,
+    /// dead position by search, seventy-five moves, fivefold repetition (checkmate always takes precedence, 9.6).
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         let has_moves = pos.has_legal_moves();
@@ -160,11 +160,14 @@ impl Game {
                 termination: Termination::Checkmate,
             });
         }
-        if pos.is_dead_position() {
+        if pos.is_insufficient_material() {
             return draw(Termination::DeadPosition);
         }
         if !has_moves {
             return draw(Termination::Stalemate);
+        }
+        if pos.is_dead_position() {
+            return draw(Termination::DeadPosition);
         }
         if pos.halfmoves() >= 150 {
             return draw(Termination::SeventyFiveMoves);

@@ -41,14 +41,9 @@ impl Position {
         true
     }
 
-    /// Whether `color` could still checkmate by some series of legal moves, as far as
-    /// material decides it.
-    pub fn can_checkmate(&self, color: Color) -> bool {
-        !self.has_insufficient_material(color)
-    }
-
-    /// Neither side can checkmate: a dead position, drawn at once (Laws 5.2.2).
-    pub fn is_dead_position(&self) -> bool {
+    /// Neither side has the material to checkmate: the dead positions that material
+    /// alone proves (the rest take [`Position::is_dead_position`]'s search).
+    pub fn is_insufficient_material(&self) -> bool {
         self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
     }
 }

@@ -423,7 +423,7 @@ fn same_check_mate_stalemate_and_insufficient_material_as_shakmaty() {
             insufficient += usize::from(ours.has_insufficient_material(color));
         }
         assert_eq!(
-            ours.is_dead_position(),
+            ours.is_insufficient_material(),
             theirs.is_insufficient_material(),
             "dead position in {fen}"
         );

@@ -1,5 +1,6 @@
 //! Integration tests of the rules core, one module per topic.
 
+mod dead;
 mod differential;
 mod fuzz;
 mod illegal;
