@@ -142,6 +142,31 @@ pub enum EventKind {
         /// The envelope.
         envelope: Envelope,
     },
+    /// The arbiter adjourned the game: the player to move must now seal a move
+    /// (Guidelines I.1.1); the clock runs until then.
+    AdjournmentCalled,
+    /// A player proposes a time to resume an adjourned game (ms).
+    ResumptionProposed {
+        /// Who proposes.
+        by: Color,
+        /// When, ms.
+        at: u64,
+    },
+    /// The adjourned game resumes at this time (ms), set by the arbiter or agreed
+    /// by both players.
+    ResumptionScheduled {
+        /// When, ms.
+        at: u64,
+    },
+    /// An arbiter acted on the game (Laws 12); the events it caused follow.
+    Arbitrated {
+        /// The arbiter's name.
+        arbiter: String,
+        /// What was done, in words.
+        action: String,
+        /// Why, as the arbiter said.
+        reason: String,
+    },
     /// An adjourned game resumed; the sealed move follows as a `Moved` event (or the
     /// game ends if it is invalid).
     ResumedFromAdjournment,

@@ -15,6 +15,9 @@ use crate::outcome::{Finish, GameResult, Termination};
 use crate::ruleset::{FlagDraw, IllegalMoves, Params, Ruleset, WrongClaim};
 use crate::time_control::TimeControl;
 
+mod seat;
+pub use seat::ArbiterNote;
+
 /// Everything fixed before the game starts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSetup {
@@ -130,6 +133,12 @@ pub enum Action {
     RequestIncrement,
     /// Claim a draw because the opponent cannot win by normal means (Guidelines III.5).
     ClaimNoProgress,
+    /// Propose (or, when the opponent proposed the same, agree to) resuming an
+    /// adjourned game at `at`, ms since the Unix epoch.
+    ProposeResumption {
+        /// When, ms.
+        at: u64,
+    },
 }
 
 impl Action {
@@ -193,6 +202,19 @@ pub enum ArbiterAction {
     DecideNoProgressClaim {
         /// Whether the game is drawn.
         draw: bool,
+    },
+    /// Adjourn the game: the player to move must seal a move (Guidelines I.1).
+    Adjourn,
+    /// Resume an adjourned game at `at`, ms (Guidelines I.9).
+    ScheduleResumption {
+        /// When, ms.
+        at: u64,
+    },
+    /// Set the position back `plies` half-moves, to before an irregularity (Laws
+    /// 7.1, 7.2, 7.4); the clocks go back with the moves.
+    SetBack {
+        /// Half-moves to take back.
+        plies: u32,
     },
 }
 
@@ -270,6 +292,12 @@ pub struct Game {
     checks_received: [u32; 2],
     flag_down: [bool; 2],
     envelope: Option<Envelope>,
+    /// The arbiter adjourned the game and the player to move has not sealed yet.
+    adjournment_called: bool,
+    /// A proposed time to resume, by whom (ms).
+    resumption_proposed: Option<(Color, u64)>,
+    /// When the adjourned game resumes by itself (ms).
+    resume_at: Option<u64>,
     increment_request: Option<Color>,
     no_progress_claim: Option<Color>,
     warnings: [u32; 2],
@@ -313,6 +341,9 @@ impl Game {
             checks_received: [0; 2],
             flag_down: [false; 2],
             envelope: None,
+            adjournment_called: false,
+            resumption_proposed: None,
+            resume_at: None,
             increment_request: None,
             no_progress_claim: None,
             warnings: [0; 2],
@@ -424,6 +455,21 @@ impl Game {
         self.checks_received[color.index()]
     }
 
+    /// When an adjourned game resumes by itself, if a time is set (ms).
+    pub fn resume_at(&self) -> Option<u64> {
+        self.resume_at
+    }
+
+    /// A time to resume proposed by one player and not yet agreed (ms).
+    pub fn resumption_proposed(&self) -> Option<(Color, u64)> {
+        self.resumption_proposed
+    }
+
+    /// Whether the arbiter adjourned the game and the player to move must seal.
+    pub fn adjournment_called(&self) -> bool {
+        self.adjournment_called
+    }
+
     /// The envelope of an adjourned game.
     pub fn envelope(&self) -> Option<&Envelope> {
         self.envelope.as_ref()
@@ -464,8 +510,11 @@ impl Game {
     /// acts: a flag falls (ending the game, or, where flags must be claimed, making
     /// the claim possible). For a server's timer.
     pub fn next_deadline(&self, now: u64) -> Option<u64> {
-        if self.finish.is_some() || self.envelope.is_some() {
+        if self.finish.is_some() {
             return None;
+        }
+        if self.envelope.is_some() {
+            return self.resume_at;
         }
         let flag = self.flag_deadline(now);
         match (flag, self.first_move_deadline()) {
@@ -550,8 +599,13 @@ impl Game {
             }
             .into());
         }
+        if self.finish.is_none() && self.envelope.is_some() {
+            if let Some(at) = self.resume_at.filter(|&at| at <= now) {
+                self.open_envelope(at.max(self.last_event_at()))?;
+            }
+        }
         if self.finish.is_some() || self.envelope.is_some() || self.clock.is_paused() {
-            return Ok(0);
+            return Ok(self.events.len() - before);
         }
         if self.first_move_deadline().is_some_and(|at| now >= at) {
             self.end(now, GameResult::Void, Termination::Aborted)?;
@@ -612,6 +666,11 @@ impl Game {
                 self.require_playing()?;
                 if by != turn {
                     return Err(ActionError::NotYourTurn(by.name()));
+                }
+                if self.adjournment_called {
+                    return Err(not_allowed(
+                        "the arbiter has adjourned the game: seal your move instead",
+                    ));
                 }
                 if offering_draw && self.draw_offer == Some(!by) {
                     // "Offer or agree": the draw is agreed in the position the
@@ -744,7 +803,7 @@ impl Game {
             }
             Action::Seal { text } => {
                 self.require_playing()?;
-                if !self.params.adjournment {
+                if !self.params.adjournment && !self.adjournment_called {
                     return Err(not_allowed("this ruleset has no adjournment"));
                 }
                 if by != turn {
@@ -780,132 +839,22 @@ impl Game {
                 }
                 Ok(())
             }
+            Action::ProposeResumption { at } => {
+                if !adjourned {
+                    return Err(not_allowed("the game is not adjourned"));
+                }
+                if at < now {
+                    return Err(not_allowed("the time to resume has passed"));
+                }
+                if self.resumption_proposed == Some((!by, at)) {
+                    self.emit(now, EventKind::ResumptionScheduled { at })
+                } else {
+                    self.emit(now, EventKind::ResumptionProposed { by, at })
+                }
+            }
             Action::ClaimNoProgress => {
                 self.check_guidelines_iii(by, turn, now)?;
                 self.emit(now, EventKind::NoProgressClaimed { by })
-            }
-        }
-    }
-
-    /// The arbiter acts at `now`.
-    pub fn arbiter(&mut self, action: ArbiterAction, now: u64) -> Result<(), ActionError> {
-        self.tick(now)?;
-        if self.finish.is_some() {
-            return Err(ActionError::GameOver);
-        }
-        match action {
-            ArbiterAction::Pause => {
-                if self.clock.is_paused() || self.envelope.is_some() {
-                    return Err(not_allowed("the clocks are not running"));
-                }
-                self.emit(now, EventKind::Paused)
-            }
-            ArbiterAction::Resume => {
-                if !self.clock.is_paused() {
-                    return Err(not_allowed("the clocks are not paused"));
-                }
-                self.emit(now, EventKind::Resumed)
-            }
-            ArbiterAction::AdjustClock {
-                color,
-                delta_ms,
-                reason,
-            } => self.emit(
-                now,
-                EventKind::ClockAdjusted {
-                    color,
-                    delta_ms,
-                    reason,
-                },
-            ),
-            ArbiterAction::SetClock { color, ms } => {
-                self.emit(now, EventKind::ClockSet { color, ms })
-            }
-            ArbiterAction::Warn { color, reason } => {
-                self.emit(now, EventKind::Warned { color, reason })
-            }
-            ArbiterAction::DeclareResult { result } => {
-                self.end(now, result, Termination::ArbiterDecision)
-            }
-            ArbiterAction::Forfeit { color } => {
-                let Some(default_ms) = self.params.default_time_ms else {
-                    return Err(not_allowed("this ruleset has no default time"));
-                };
-                if self.moves_made(color) > 0 {
-                    return Err(not_allowed(format!(
-                        "{} has already moved",
-                        self.setup.name(color)
-                    )));
-                }
-                let started = self.events.first().map_or(now, |e| e.at);
-                if now.saturating_sub(started) < default_ms {
-                    return Err(not_allowed(format!(
-                        "the default time of {} s has not passed",
-                        default_ms / 1000
-                    )));
-                }
-                self.end(now, GameResult::win_for(!color), Termination::NoShow)
-            }
-            ArbiterAction::ResumeAdjourned => {
-                let Some(envelope) = self.envelope.clone() else {
-                    return Err(not_allowed("the game is not adjourned"));
-                };
-                self.emit(now, EventKind::ResumedFromAdjournment)?;
-                let sealer = envelope.sealer;
-                match self.read_move(&envelope.sealed_move) {
-                    Ok(m) => self.play(sealer, m, 0, now),
-                    Err(_) => {
-                        // Guidelines I.8: an ambiguous, meaningless or illegal sealed move
-                        // loses, unless the opponent could not win anyway (6.9).
-                        let result = if self.position().can_checkmate(!sealer) {
-                            GameResult::win_for(!sealer)
-                        } else {
-                            GameResult::Draw
-                        };
-                        self.end(now, result, Termination::InvalidSealedMove)
-                    }
-                }
-            }
-            ArbiterAction::GrantIncrement => {
-                let Some(by) = self.increment_request else {
-                    return Err(not_allowed("no increment was requested"));
-                };
-                if self.draw_offer == Some(by) {
-                    return Err(not_allowed(
-                        "the opponent has not refused the request yet (its draw offer is open)",
-                    ));
-                }
-                self.emit(now, EventKind::IncrementAdded { ms: 5_000 })?;
-                let bonus = self.params.guidelines_iii_bonus_ms as i64;
-                self.emit(
-                    now,
-                    EventKind::ClockAdjusted {
-                        color: !by,
-                        delta_ms: bonus,
-                        reason:
-                            "increment granted after the request was refused (Guidelines III.4)"
-                                .into(),
-                    },
-                )
-            }
-            ArbiterAction::DecideNoProgressClaim { draw } => {
-                let Some(by) = self.no_progress_claim else {
-                    return Err(not_allowed("no such claim is pending"));
-                };
-                if draw {
-                    self.end(now, GameResult::Draw, Termination::ArbiterDecision)
-                } else {
-                    self.emit(now, EventKind::NoProgressClaimRejected { by })?;
-                    let bonus = self.params.guidelines_iii_bonus_ms as i64;
-                    self.emit(
-                        now,
-                        EventKind::ClockAdjusted {
-                            color: !by,
-                            delta_ms: bonus,
-                            reason: "claim rejected (Guidelines III.5.3)".into(),
-                        },
-                    )
-                }
             }
         }
     }
@@ -1238,7 +1187,12 @@ impl Game {
         if at < self.last_event_at() {
             return Err(format!("time {at} ms is before the previous event"));
         }
-        if self.finish.is_some() {
+        // After the end only an arbiter's correction of the result is recorded.
+        let correction = matches!(
+            event.kind,
+            EventKind::Arbitrated { .. } | EventKind::Ended { .. }
+        );
+        if self.finish.is_some() && !correction {
             return Err("the game is over".into());
         }
         match &event.kind {
@@ -1329,9 +1283,21 @@ impl Game {
             EventKind::Adjourned { envelope } => {
                 self.clock.stop(at);
                 self.envelope = Some(envelope.clone());
+                self.adjournment_called = false;
             }
+            EventKind::AdjournmentCalled => self.adjournment_called = true,
+            EventKind::ResumptionProposed { by, at } => {
+                self.resumption_proposed = Some((*by, *at));
+            }
+            EventKind::ResumptionScheduled { at } => {
+                self.resume_at = Some(*at);
+                self.resumption_proposed = None;
+            }
+            EventKind::Arbitrated { .. } => {}
             EventKind::ResumedFromAdjournment => {
                 let envelope = self.envelope.take().ok_or("the game is not adjourned")?;
+                self.resume_at = None;
+                self.resumption_proposed = None;
                 if self.setup.time_control.is_unlimited() {
                     return Ok(());
                 }
@@ -1392,6 +1358,15 @@ impl Game {
             }
             tree.mainline.moves.push(node);
             pos.play_unchecked(m);
+        }
+        for note in self.arbiter_notes() {
+            // Braces would end the comment early.
+            let text = note.text().replace('{', "(").replace('}', ")");
+            let at = (note.ply as usize).min(tree.mainline.moves.len());
+            match at.checked_sub(1) {
+                Some(i) => tree.mainline.moves[i].comments.push(text),
+                None => tree.mainline.comments.push(text),
+            }
         }
         tree.result = result.to_string();
         caissa_pgn::write_game(&tree).unwrap_or_default()

@@ -53,7 +53,7 @@ mod time_control;
 pub use clock::{Clock, ClockError, Side};
 pub use envelope::Envelope;
 pub use event::{ClaimKind, Event, EventKind};
-pub use game::{Action, ActionError, ArbiterAction, Game, GameSetup, Status};
+pub use game::{Action, ActionError, ArbiterAction, ArbiterNote, Game, GameSetup, Status};
 pub use outcome::{Finish, GameResult, Termination};
 pub use ruleset::{FlagDraw, IllegalMoves, Params, Ruleset, UnknownRuleset, WrongClaim};
 pub use time_control::{Delay, Period, Speed, TimeControl, TimeControlError};

@@ -15,6 +15,12 @@ pub enum GameResult {
     Draw,
     /// No result: the game does not count (aborted, or voided by a ruleset).
     Void,
+    /// The arbiter scored it a loss for both (0–0, Laws 12.9).
+    BothLose,
+    /// The arbiter gave White ½ and Black 0 (Laws 11.7 and 12.9).
+    WhiteHalf,
+    /// The arbiter gave Black ½ and White 0.
+    BlackHalf,
 }
 
 impl GameResult {
@@ -23,14 +29,54 @@ impl GameResult {
         color.fold(GameResult::WhiteWins, GameResult::BlackWins)
     }
 
-    /// The PGN result token (`*` for a void game).
+    /// The PGN result token: `*` for a void game and for the arbiter's unequal
+    /// scores, which the PGN standard cannot write (see [`GameResult::score`]).
     pub fn pgn(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
             GameResult::BlackWins => "0-1",
             GameResult::Draw => "1/2-1/2",
-            GameResult::Void => "*",
+            GameResult::Void
+            | GameResult::BothLose
+            | GameResult::WhiteHalf
+            | GameResult::BlackHalf => "*",
         }
+    }
+
+    /// The score as written on a crosstable: `1-0`, `1/2-1/2`, `0-0`, `1/2-0`,
+    /// `0-1/2`, or `void`.
+    pub fn score(self) -> &'static str {
+        match self {
+            GameResult::Void => "void",
+            GameResult::BothLose => "0-0",
+            GameResult::WhiteHalf => "1/2-0",
+            GameResult::BlackHalf => "0-1/2",
+            other => other.pgn(),
+        }
+    }
+
+    /// Reads a score as [`GameResult::score`] writes it (`½` may stand for `1/2`).
+    pub fn parse_score(text: &str) -> Option<GameResult> {
+        let text = text.trim().replace('½', "1/2");
+        Some(match text.as_str() {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "draw" => GameResult::Draw,
+            "void" | "*" => GameResult::Void,
+            "0-0" => GameResult::BothLose,
+            "1/2-0" => GameResult::WhiteHalf,
+            "0-1/2" => GameResult::BlackHalf,
+            _ => return None,
+        })
+    }
+
+    /// Whether this is a score only an arbiter gives, which is not one game's
+    /// ordinary outcome (0–0, ½–0, 0–½): recorded, but not rated.
+    pub fn is_arbiters_score(self) -> bool {
+        matches!(
+            self,
+            GameResult::BothLose | GameResult::WhiteHalf | GameResult::BlackHalf
+        )
     }
 
     /// The winner, if any.
@@ -47,6 +93,9 @@ impl GameResult {
         match self {
             GameResult::Void => None,
             GameResult::Draw => Some(0.5),
+            GameResult::BothLose => Some(0.0),
+            GameResult::WhiteHalf => Some(color.fold(0.5, 0.0)),
+            GameResult::BlackHalf => Some(color.fold(0.0, 0.5)),
             r if r.winner() == Some(color) => Some(1.0),
             _ => Some(0.0),
         }

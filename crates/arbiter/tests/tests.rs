@@ -11,4 +11,5 @@ mod pgn;
 mod properties;
 mod replay;
 mod rulesets;
+mod seat;
 mod time_control;

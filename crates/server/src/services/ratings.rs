@@ -102,11 +102,15 @@ impl Ratings {
 }
 
 /// Updates both players' Glicko-2 ratings for the game's speed and their ladder
-/// points, in one transaction. Void games change nothing.
+/// points, in one transaction. Void games and the arbiter's unequal scores change
+/// nothing.
 async fn record(store: &Store, view: &View) -> Result<(), ApiError> {
     let Some(finish) = view.finish else {
         return Ok(());
     };
+    if finish.result.is_arbiters_score() {
+        return Ok(());
+    }
     let white_score = match finish.result.points(caissa_rules::Color::White) {
         Some(p) => p,
         None => return Ok(()),
@@ -181,7 +185,10 @@ fn ladder_points(
                 GameResult::WhiteWins => ladder::Result::Win,
                 GameResult::BlackWins => ladder::Result::Loss,
                 GameResult::Draw => ladder::Result::Draw,
-                GameResult::Void => ladder::Result::Void,
+                GameResult::Void
+                | GameResult::BothLose
+                | GameResult::WhiteHalf
+                | GameResult::BlackHalf => ladder::Result::Void,
             };
             ladder::change(Scheme::A, white, black, result)
         }
