@@ -298,6 +298,8 @@ pub struct Game {
     resumption_proposed: Option<(Color, u64)>,
     /// When the adjourned game resumes by itself (ms).
     resume_at: Option<u64>,
+    /// Arbiter's actions recorded so far.
+    arbitrated: u32,
     increment_request: Option<Color>,
     no_progress_claim: Option<Color>,
     warnings: [u32; 2],
@@ -344,6 +346,7 @@ impl Game {
             adjournment_called: false,
             resumption_proposed: None,
             resume_at: None,
+            arbitrated: 0,
             increment_request: None,
             no_progress_claim: None,
             warnings: [0; 2],
@@ -453,6 +456,21 @@ impl Game {
     /// Checks `color` has received in total (the online game counts them).
     pub fn checks_received(&self, color: Color) -> u32 {
         self.checks_received[color.index()]
+    }
+
+    /// How many arbiter's actions the log records (see [`Game::arbiter_notes`]).
+    pub fn arbiter_note_count(&self) -> u32 {
+        self.arbitrated
+    }
+
+    /// A "no progress" claim waiting for the arbiter (Guidelines III.5), by whom.
+    pub fn no_progress_claim(&self) -> Option<Color> {
+        self.no_progress_claim
+    }
+
+    /// A request for a 5-second increment waiting for the arbiter (III.4), by whom.
+    pub fn increment_request(&self) -> Option<Color> {
+        self.increment_request
     }
 
     /// When an adjourned game resumes by itself, if a time is set (ms).
@@ -1293,7 +1311,7 @@ impl Game {
                 self.resume_at = Some(*at);
                 self.resumption_proposed = None;
             }
-            EventKind::Arbitrated { .. } => {}
+            EventKind::Arbitrated { .. } => self.arbitrated += 1,
             EventKind::ResumedFromAdjournment => {
                 let envelope = self.envelope.take().ok_or("the game is not adjourned")?;
                 self.resume_at = None;

@@ -283,3 +283,32 @@ fn each_request_is_one_log_line_its_path_quoted_and_no_token_in_it() {
     assert!(!line.contains("cai_secret"), "{line}");
     assert!(line.ends_with("ms"), "{line}");
 }
+
+#[test]
+fn user_grant_and_revoke_give_and_take_the_arbiters_seat() {
+    let dir = temp_dir("grant");
+    let db = db_url(&dir);
+    let olga = account_with_token(&db, "Olga");
+    let out = caissa(&["user", "grant", "Olga", "arbiter", "--db", &db]);
+    assert!(out.contains("granted arbiter to Olga"), "{out}");
+    let out = caissa(&["user", "grant", "Olga", "arbiter", "--db", &db]);
+    assert!(out.contains("already held"), "{out}");
+    let bad = Command::new(BIN)
+        .args(["user", "grant", "Olga", "emperor", "--db", &db])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let why = String::from_utf8_lossy(&bad.stderr);
+    assert!(why.contains("emperor") && why.contains("arbiter"), "{why}");
+    let port = free_port();
+    let seat = |token: &str| -> serde_json::Value {
+        let _server = start(&db, port);
+        let (status, body) = http(port, "GET", "/api/arbiter/games", token, "");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    };
+    assert_eq!(seat(&olga)["arbiter"], true);
+    let out = caissa(&["user", "revoke", "Olga", "arbiter", "--db", &db]);
+    assert!(out.contains("revoked arbiter from Olga"), "{out}");
+    assert_eq!(seat(&olga)["arbiter"], false);
+}

@@ -11,7 +11,8 @@
 //! - `domain` and `protocol`: challenges and the choices requests make; the
 //!   JSON shapes of the lichess API and the game socket's messages.
 //! - `services`: accounts, tokens, event streams, challenges, the lobby, live
-//!   games, the computer, chat, ratings, exports, analysis, rate limits.
+//!   games, the arbiters' seat, the computer, chat, ratings, exports, analysis,
+//!   rate limits.
 //! - `routes`: one router per resource, each route documented in the OpenAPI
 //!   document; `state` composes the services; `serve` runs it all on a socket.
 
@@ -32,4 +33,5 @@ pub use live::view::{now_ms, Player, View};
 pub use routes::{app, openapi};
 pub use serve::{lock_database, serve, serve_on, ServeError};
 pub use services::accounts::COMPUTER_NAME;
+pub use services::arbiters::ARBITER_RIGHT;
 pub use state::{AppState, Config};

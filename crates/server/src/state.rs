@@ -18,6 +18,7 @@ use crate::live::writer::Writer;
 use crate::metrics::Metrics;
 use crate::services::accounts::Accounts;
 use crate::services::analysis::Analysis;
+use crate::services::arbiters::Arbiters;
 use crate::services::challenges::Challenges;
 use crate::services::chat::Chat;
 use crate::services::computer::Computer;
@@ -104,6 +105,8 @@ pub struct AppState {
     pub exports: Arc<Exports>,
     /// The analysis engine.
     pub analysis: Arc<Analysis>,
+    /// The arbiters' seat.
+    pub arbiters: Arc<Arbiters>,
     /// Rate limits.
     pub limits: Arc<RateLimits>,
     /// Counters.
@@ -160,6 +163,7 @@ impl AppState {
             chat: Arc::new(Chat::new(store.clone(), games.clone(), limits.clone())),
             exports: Arc::new(Exports::new(store.clone(), games.clone())),
             analysis: Arc::new(Analysis::default()),
+            arbiters: Arc::new(Arbiters::new(store.clone(), games.clone())),
             assets: Arc::new(Assets::new(config.web_dir.clone())),
             config: Arc::new(config),
             events,

@@ -1087,3 +1087,4 @@ mod laws;
 mod lichess_compat;
 mod online_play;
 mod openapi;
+mod seat;

@@ -4,6 +4,8 @@
 //! the arbiter); appending is a transaction, so an event is either durable or not
 //! there at all. The store knows nothing of chess: it keeps text.
 
+mod arbiters;
+
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;

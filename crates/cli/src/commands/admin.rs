@@ -1,5 +1,5 @@
-//! `caissa user create` and `caissa token create`: account administration for
-//! operators and tests.
+//! `caissa user create|grant|revoke` and `caissa token create`: account
+//! administration for operators and tests.
 
 use anyhow::Context;
 use caissa_server::auth;
@@ -19,7 +19,31 @@ pub enum UserCommand {
         #[arg(long, default_value = "sqlite://caissa.db")]
         db: String,
     },
+    /// Give an account a right: `arbiter` lets it arbitrate any game it does not
+    /// play (Laws 12).
+    Grant {
+        /// The account's name.
+        name: String,
+        /// The right: arbiter.
+        right: String,
+        /// Database URL.
+        #[arg(long, default_value = "sqlite://caissa.db")]
+        db: String,
+    },
+    /// Take a right back.
+    Revoke {
+        /// The account's name.
+        name: String,
+        /// The right: arbiter.
+        right: String,
+        /// Database URL.
+        #[arg(long, default_value = "sqlite://caissa.db")]
+        db: String,
+    },
 }
+
+/// The rights an operator can grant.
+const RIGHTS: [&str; 1] = [caissa_server::ARBITER_RIGHT];
 
 /// Token commands.
 #[derive(clap::Subcommand)]
@@ -54,7 +78,42 @@ fn block_on<T>(f: impl std::future::Future<Output = anyhow::Result<T>>) -> anyho
 
 /// Runs an account command.
 pub fn user(cmd: UserCommand) -> anyhow::Result<()> {
-    let UserCommand::Create { name, password, db } = cmd;
+    match cmd {
+        UserCommand::Create { name, password, db } => create(name, password, db),
+        UserCommand::Grant { name, right, db } => change_right(&name, &right, &db, true),
+        UserCommand::Revoke { name, right, db } => change_right(&name, &right, &db, false),
+    }
+}
+
+fn change_right(name: &str, right: &str, db: &str, grant: bool) -> anyhow::Result<()> {
+    if !RIGHTS.contains(&right) {
+        anyhow::bail!(
+            "unknown right {right:?}: the rights are {}",
+            RIGHTS.join(", ")
+        );
+    }
+    block_on(async {
+        let store = Store::open(db)
+            .await
+            .with_context(|| format!("opening {db}"))?;
+        let user = store
+            .user_by_name(name)
+            .await?
+            .with_context(|| format!("no user named {name:?}"))?;
+        if grant {
+            let new = store.grant_right(user.id, right, now()).await?;
+            let already = if new { "" } else { " (already held)" };
+            println!("granted {right} to {}{already}", user.name);
+        } else {
+            let held = store.revoke_right(user.id, right).await?;
+            let not = if held { "" } else { " (was not held)" };
+            println!("revoked {right} from {}{not}", user.name);
+        }
+        Ok(())
+    })
+}
+
+fn create(name: String, password: Option<String>, db: String) -> anyhow::Result<()> {
     if name.is_empty()
         || name.len() > 30
         || !name

@@ -61,6 +61,9 @@ pub struct Terms {
     /// Whether the game is Chess960.
     #[serde(default)]
     pub chess960: bool,
+    /// The accounts the challenger named arbiters of the game (Laws 12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arbiters: Vec<i64>,
 }
 
 impl Terms {

@@ -150,6 +150,16 @@ impl LiveGame {
                             let _ = reply.send(Arc::new(self.snapshot(now_ms())));
                             continue;
                         }
+                        Some(Command::Arbitrate { arbiter, reason, action, reply }) => {
+                            let before = self.game.events().len();
+                            let outcome = self.game.arbitrate(&arbiter, &reason, action, now_ms());
+                            let stored = self.persist().await;
+                            if self.game.events().len() != before {
+                                self.publish();
+                            }
+                            let _ = reply.send(stored.and(outcome.map_err(ApiError::from)));
+                            continue;
+                        }
                         Some(Command::Act { user, action, ply, reply }) => (user, action, ply, reply),
                     };
                     let before = self.game.events().len();

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use caissa_arbiter::Action;
+use caissa_arbiter::{Action, ArbiterAction};
 use caissa_rules::Color;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -19,6 +19,13 @@ pub(crate) enum Command {
         user: i64,
         action: Action,
         ply: Option<u32>,
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// An arbiter acts, saying why (Laws 12).
+    Arbitrate {
+        arbiter: String,
+        reason: String,
+        action: ArbiterAction,
         reply: oneshot::Sender<Result<(), ApiError>>,
     },
     /// The game's PGN now.
@@ -309,6 +316,27 @@ impl GameHandle {
                 user,
                 action,
                 ply,
+                reply,
+            })
+            .await
+            .map_err(|_| ended())?;
+        answer.await.map_err(|_| ended())?
+    }
+
+    /// An arbiter acts on the game, saying why; returns once it is durable. Who
+    /// may is decided before (see `services::arbiters`).
+    pub async fn arbitrate(
+        &self,
+        arbiter: String,
+        reason: String,
+        action: ArbiterAction,
+    ) -> Result<(), ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Arbitrate {
+                arbiter,
+                reason,
+                action,
                 reply,
             })
             .await

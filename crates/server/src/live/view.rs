@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use caissa_arbiter::{ClaimKind, Finish, Game, GameSetup, Status};
+use caissa_arbiter::{ArbiterNote, ClaimKind, Finish, Game, GameSetup, Status};
 use caissa_rules::{Color, Position};
 
 /// Milliseconds since the Unix epoch: the server's clock, the authority.
@@ -233,6 +233,10 @@ pub struct View {
     pub running: Option<Color>,
     /// The PGN, once the game is over (ask the game's task while it is live).
     pub pgn: Option<String>,
+    /// What the arbiters did, in order (Laws 12).
+    pub arbiter_notes: Arc<Vec<ArbiterNote>>,
+    /// What waits for the arbiter or the players outside the moves.
+    pub pending: Pending,
     /// The `gameState` JSON, written once for every stream and socket that sends
     /// this view.
     pub state_json: OnceLock<String>,
@@ -273,9 +277,60 @@ impl View {
             move_time_left: self.move_time_left,
             running: self.running,
             pgn: Some(pgn),
+            arbiter_notes: self.arbiter_notes.clone(),
+            pending: self.pending,
             state_json: OnceLock::new(),
         }
     }
+}
+
+/// What waits outside the moves: claims and requests for the arbiter to decide,
+/// and an adjournment's state (its sealed move stays secret).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pending {
+    /// A "no progress" claim (Guidelines III.5), by whom.
+    pub no_progress_claim: Option<Color>,
+    /// A request for a 5-second increment (Guidelines III.4), by whom.
+    pub increment_request: Option<Color>,
+    /// The arbiter adjourned the game: the player to move must seal.
+    pub adjournment_called: bool,
+    /// Who sealed the move of an adjourned game.
+    pub sealed_by: Option<Color>,
+    /// When the adjourned game resumes, if set (ms).
+    pub resume_at: Option<u64>,
+    /// A time to resume proposed by one player (ms).
+    pub resumption_proposed: Option<(Color, u64)>,
+    /// Warnings given to each player (White, Black).
+    pub warnings: [u32; 2],
+}
+
+impl Pending {
+    /// Whether something waits for an arbiter's decision.
+    pub fn needs_arbiter(&self) -> bool {
+        self.no_progress_claim.is_some() || self.increment_request.is_some()
+    }
+}
+
+fn pending_of(game: &Game) -> Pending {
+    Pending {
+        no_progress_claim: game.no_progress_claim(),
+        increment_request: game.increment_request(),
+        adjournment_called: game.adjournment_called(),
+        sealed_by: game.envelope().map(|e| e.sealer),
+        resume_at: game.resume_at(),
+        resumption_proposed: game.resumption_proposed(),
+        warnings: [game.warnings(Color::White), game.warnings(Color::Black)],
+    }
+}
+
+/// The arbiters' notes of a game (shared and empty for the games nobody
+/// arbitrated, so most views cost nothing for them).
+fn notes_of(game: &Game) -> Arc<Vec<ArbiterNote>> {
+    static NONE: OnceLock<Arc<Vec<ArbiterNote>>> = OnceLock::new();
+    if game.arbiter_note_count() == 0 {
+        return NONE.get_or_init(|| Arc::new(Vec::new())).clone();
+    }
+    Arc::new(game.arbiter_notes())
 }
 
 /// What `game` looks like at `now`, with `moves` already level with it.
@@ -323,6 +378,8 @@ pub fn view_of(
         move_time_left: clock.move_time_left(now),
         running: clock.running().filter(|_| !clock.is_paused()),
         pgn,
+        arbiter_notes: notes_of(game),
+        pending: pending_of(game),
         state_json: OnceLock::new(),
     }
 }

@@ -168,6 +168,7 @@ fn write_game_state(view: &View) -> String {
     if let Some(ms) = view.move_time_left {
         let _ = write!(out, ",\"moveTime\":{ms}");
     }
+    write_seat(&mut out, view);
     if let Some(m) = &view.last_move {
         out.push_str(",\"uci\":");
         push_json_str(&mut out, &m.uci);
@@ -180,6 +181,78 @@ fn write_game_state(view: &View) -> String {
     push_json_str(&mut out, &dests(view));
     out.push('}');
     out
+}
+
+/// What the arbiter's seat adds to a `gameState`, each only when it applies:
+/// `score` (an arbiter's 0-0, 1/2-0 or 0-1/2, which PGN writes `*`), `paused`,
+/// `adjournmentCalled`, `adjourned` {`sealedBy`, `resumeAt`, `proposed` {`by`,
+/// `at`}}, `pending` {`noProgressClaim`, `incrementRequest`}, `warnings`
+/// {`white`, `black`}, and `arbiter`: every arbiter's action as {`arbiter`,
+/// `action`, `reason`, `ply`, `at`}.
+fn write_seat(out: &mut String, view: &View) {
+    let mut seat = serde_json::Map::new();
+    if let Some(finish) = view.finish.filter(|f| f.result.is_arbiters_score()) {
+        seat.insert("score".into(), json!(finish.result.score()));
+    }
+    if view.status == caissa_arbiter::Status::Paused {
+        seat.insert("paused".into(), json!(true));
+    }
+    let p = &view.pending;
+    if p.adjournment_called {
+        seat.insert("adjournmentCalled".into(), json!(true));
+    }
+    if let Some(sealer) = p.sealed_by {
+        seat.insert(
+            "adjourned".into(),
+            json!({
+                "sealedBy": sealer.name(),
+                "resumeAt": p.resume_at,
+                "proposed": p.resumption_proposed.map(|(by, at)| json!({ "by": by.name(), "at": at })),
+            }),
+        );
+    }
+    if p.needs_arbiter() {
+        seat.insert(
+            "pending".into(),
+            json!({
+                "noProgressClaim": p.no_progress_claim.map(Color::name),
+                "incrementRequest": p.increment_request.map(Color::name),
+            }),
+        );
+    }
+    if p.warnings != [0, 0] {
+        seat.insert(
+            "warnings".into(),
+            json!({ "white": p.warnings[0], "black": p.warnings[1] }),
+        );
+    }
+    if !view.arbiter_notes.is_empty() {
+        seat.insert("arbiter".into(), arbiter_notes_json(view));
+    }
+    for (key, value) in seat {
+        out.push(',');
+        push_json_str(out, &key);
+        out.push(':');
+        out.push_str(&value.to_string());
+    }
+}
+
+/// The arbiters' actions of a game as JSON.
+pub fn arbiter_notes_json(view: &View) -> Value {
+    Value::Array(
+        view.arbiter_notes
+            .iter()
+            .map(|n| {
+                json!({
+                    "arbiter": n.arbiter,
+                    "action": n.action,
+                    "reason": n.reason,
+                    "ply": n.ply,
+                    "at": n.at,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// The `gameState` object.
@@ -257,6 +330,12 @@ pub fn game_json(view: &View) -> Value {
     });
     if let Some(w) = winner(view) {
         game["winner"] = json!(w);
+    }
+    if let Some(finish) = view.finish.filter(|f| f.result.is_arbiters_score()) {
+        game["score"] = json!(finish.result.score());
+    }
+    if !view.arbiter_notes.is_empty() {
+        game["arbiter"] = arbiter_notes_json(view);
     }
     if let Some(pgn) = &view.pgn {
         game["pgn"] = json!(pgn);

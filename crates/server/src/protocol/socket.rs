@@ -8,7 +8,10 @@
 //! an open offer), `{"t":"claim","claim":"threefold_repetition"|"fifty_moves",
 //! "uci":..}`, `{"t":"takeback","accept":true|false}`, `{"t":"claim-victory"}`,
 //! `{"t":"claim-draw-gone"}`, `{"t":"claim-flag"}` (the opponent's flag has
-//! fallen, in rulesets where a flag must be claimed: fide-rapid, fide-blitz).
+//! fallen, in rulesets where a flag must be claimed: fide-rapid, fide-blitz),
+//! `{"t":"seal","move":"Nf3"}` (adjourn with a sealed move, kept secret),
+//! `{"t":"propose-resumption","at":ms}` (when to resume an adjourned game),
+//! `{"t":"request-increment"}` and `{"t":"claim-no-progress"}` (Guidelines III).
 //!
 //! Server → client: `{"t":"full", ...gameFull}` once, `{"t":"state",
 //! ...gameState, "watchers": n}` on every change (a move's state carries `uci`,
@@ -63,6 +66,21 @@ pub enum ClientMessage {
     ClaimDrawGone,
     /// Claim that the opponent's flag has fallen (6.8, A.5.3, B.3).
     ClaimFlag,
+    /// Adjourn with a sealed move (Guidelines I).
+    Seal {
+        /// The sealed move, as written.
+        #[serde(rename = "move")]
+        text: String,
+    },
+    /// Propose (or agree to) a time to resume an adjourned game, ms.
+    ProposeResumption {
+        /// When, ms since the Unix epoch.
+        at: u64,
+    },
+    /// Ask for a 5-second increment (Guidelines III.4).
+    RequestIncrement,
+    /// Claim the opponent cannot win by normal means (Guidelines III.5).
+    ClaimNoProgress,
 }
 
 impl ClientMessage {
@@ -109,6 +127,10 @@ impl ClientMessage {
                 None,
             ),
             ClientMessage::ClaimFlag => (Action::ClaimFlag, None),
+            ClientMessage::Seal { text } => (Action::Seal { text }, None),
+            ClientMessage::ProposeResumption { at } => (Action::ProposeResumption { at }, None),
+            ClientMessage::RequestIncrement => (Action::RequestIncrement, None),
+            ClientMessage::ClaimNoProgress => (Action::ClaimNoProgress, None),
         }
     }
 }

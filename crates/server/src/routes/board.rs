@@ -234,6 +234,86 @@ async fn claim_flag(
     act(&games, &limits, &id, user.id, Action::ClaimFlag).await
 }
 
+/// Adjourns the game by sealing the next move (Guidelines I; rulesets with
+/// adjournment, such as `fide-standard`, or when the arbiter adjourned the game).
+/// The move stays secret from the opponent and spectators, in streams and
+/// exports, until the envelope is opened at the resumption; the clocks stop.
+/// An illegal or ambiguous sealed move loses then (Guidelines I.8).
+#[utoipa::path(post, path = "/api/board/game/{id}/seal/{move}", tag = "board",
+    params(("id" = String, Path, description = "The game"), ("move" = String, Path, description = "The sealed move, in SAN or UCI, as written on the scoresheet")),
+    responses(
+        (status = 200, description = "Sealed: the game is adjourned", body = OkBody),
+        (status = 400, description = "The ruleset has no adjournment, or it is not your move", body = ErrorBody),
+        (status = 403, description = "Not a player of this game", body = ErrorBody)))]
+async fn seal(
+    State(games): State<Arc<Games>>,
+    State(limits): State<Arc<RateLimits>>,
+    Authed(user): Authed,
+    Path((id, text)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    act(&games, &limits, &id, user.id, Action::Seal { text }).await
+}
+
+/// When to resume an adjourned game.
+#[derive(Deserialize, ToSchema)]
+pub struct ResumeForm {
+    /// When, ms since the Unix epoch.
+    pub at: u64,
+}
+
+/// Proposes a time to resume an adjourned game; when the opponent proposes the
+/// same time, the game resumes then by itself (the envelope opened, the sealed
+/// move played, the clocks as they were). The arbiter can set the time too.
+#[utoipa::path(post, path = "/api/board/game/{id}/resume", tag = "board",
+    params(("id" = String, Path, description = "The game")),
+    request_body(content((ResumeForm = "application/x-www-form-urlencoded"), (ResumeForm = "application/json"))),
+    responses(
+        (status = 200, description = "Proposed, or agreed (both proposed this time)", body = OkBody),
+        (status = 400, description = "Not adjourned, or a time in the past", body = ErrorBody)))]
+async fn resume(
+    State(games): State<Arc<Games>>,
+    State(limits): State<Arc<RateLimits>>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+    Fields(form): Fields<ResumeForm>,
+) -> Result<Json<Value>, ApiError> {
+    let action = Action::ProposeResumption { at: form.at };
+    act(&games, &limits, &id, user.id, action).await
+}
+
+/// Asks for a 5-second increment for both players, with under two minutes left
+/// (Guidelines III.4, rulesets with Guidelines III); the opponent may accept or
+/// refuse it as a draw offer, then the arbiter decides.
+#[utoipa::path(post, path = "/api/board/game/{id}/request-increment", tag = "board",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "Asked; the arbiter decides (`pending.incrementRequest`)", body = OkBody),
+        (status = 400, description = "The ruleset has no Guidelines III, or more than two minutes left", body = ErrorBody)))]
+async fn request_increment(
+    State(games): State<Arc<Games>>,
+    State(limits): State<Arc<RateLimits>>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(&games, &limits, &id, user.id, Action::RequestIncrement).await
+}
+
+/// Claims a draw because the opponent cannot win by normal means, with under two
+/// minutes left (Guidelines III.5); the arbiter decides.
+#[utoipa::path(post, path = "/api/board/game/{id}/claim-no-progress", tag = "board",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "Claimed; the arbiter decides (`pending.noProgressClaim`)", body = OkBody),
+        (status = 400, description = "The ruleset has no Guidelines III, or more than two minutes left", body = ErrorBody)))]
+async fn claim_no_progress(
+    State(games): State<Arc<Games>>,
+    State(limits): State<Arc<RateLimits>>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(&games, &limits, &id, user.id, Action::ClaimNoProgress).await
+}
+
 /// Proposes or accepts a takeback (`yes`), or declines or withdraws one (`no`).
 #[utoipa::path(post, path = "/api/board/game/{id}/takeback/{accept}", tag = "board",
     params(("id" = String, Path, description = "The game"), ("accept" = String, Path, description = "`yes` or `no`")),
@@ -270,6 +350,7 @@ async fn takeback(
         (status = 400, description = "The game is not over", body = ErrorBody),
         (status = 409, description = "The two are playing each other already", body = ErrorBody)))]
 async fn rematch(
+    State(arbiters): State<Arc<crate::services::arbiters::Arbiters>>,
     State(games): State<Arc<Games>>,
     State(challenges): State<Arc<Challenges>>,
     State(accounts): State<Arc<Accounts>>,
@@ -329,6 +410,8 @@ async fn rematch(
                     // The same position again (a new Chess960 one would be a new game).
                     fen: setup.fen.clone(),
                     chess960: setup.chess960,
+                    // The rematch is arbitrated by the same arbiters.
+                    arbiters: arbiters.named(&id).await?,
                 },
                 created_at: now_ms(),
             };
@@ -408,6 +491,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(claim_victory))
         .routes(routes!(claim_draw))
         .routes(routes!(claim_flag))
+        .routes(routes!(seal))
+        .routes(routes!(resume))
+        .routes(routes!(request_increment))
+        .routes(routes!(claim_no_progress))
         .routes(routes!(takeback))
         .routes(routes!(rematch))
         .routes(routes!(chat_post, chat_get))

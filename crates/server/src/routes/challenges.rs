@@ -78,9 +78,43 @@ fn new_challenge(
             rematch_of: None,
             fen,
             chess960,
+            arbiters: Vec::new(),
         },
         created_at: now_ms(),
     })
+}
+
+/// The accounts named in a challenge's `arbiters` field: each must exist and
+/// play no part in the game.
+async fn named_arbiters(
+    accounts: &Accounts,
+    names: Option<&str>,
+    players: &[&User],
+) -> Result<Vec<i64>, ApiError> {
+    let mut ids = Vec::new();
+    for name in names
+        .unwrap_or_default()
+        .split([',', ' '])
+        .filter(|n| !n.is_empty())
+    {
+        let user = accounts
+            .by_name(name)
+            .await?
+            .ok_or_else(|| ApiError::BadRequest(format!("arbiters: no user named {name:?}")))?;
+        if players.iter().any(|p| p.id == user.id) {
+            return Err(ApiError::BadRequest(format!(
+                "arbiters: {} plays this game and cannot arbitrate it",
+                user.name
+            )));
+        }
+        if !ids.contains(&user.id) {
+            ids.push(user.id);
+        }
+    }
+    if ids.len() > 5 {
+        return Err(ApiError::BadRequest("arbiters: at most 5".into()));
+    }
+    Ok(ids)
 }
 
 /// Challenges a user to a game: the challenged player hears of it on their event
@@ -106,7 +140,9 @@ async fn create(
     if dest.id == user.id {
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
-    let challenge = new_challenge(&limits, user, Some(dest), form)?;
+    let arbiters = named_arbiters(&accounts, form.arbiters.as_deref(), &[&user, &dest]).await?;
+    let mut challenge = new_challenge(&limits, user, Some(dest), form)?;
+    challenge.terms.arbiters = arbiters;
     let answer = lichess::challenge_json(&challenge, "out");
     challenges.offer(challenge).await?;
     Ok(Json(answer))
@@ -120,12 +156,15 @@ async fn create(
         (status = 200, description = "The challenge, its `url` the page to accept it", body = Object),
         (status = 400, description = "A wrong field, named", body = ErrorBody)))]
 async fn open(
+    State(accounts): State<Arc<Accounts>>,
     State(challenges): State<Arc<Challenges>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
     Fields(form): Fields<ChallengeForm>,
 ) -> Result<Json<Value>, ApiError> {
-    let challenge = new_challenge(&limits, user, None, form)?;
+    let arbiters = named_arbiters(&accounts, form.arbiters.as_deref(), &[&user]).await?;
+    let mut challenge = new_challenge(&limits, user, None, form)?;
+    challenge.terms.arbiters = arbiters;
     let mut answer = lichess::challenge_json(&challenge, "out");
     answer["url"] = json!(format!("/challenge/{}", challenge.id));
     challenges.offer(challenge).await?;

@@ -16,6 +16,7 @@ use crate::state::AppState;
 
 pub mod account;
 pub mod analysis;
+pub mod arbiter;
 pub mod board;
 pub mod challenges;
 pub mod docs;
@@ -73,6 +74,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(socket::router())
         .merge(games::router())
         .merge(analysis::router())
+        .merge(arbiter::router())
 }
 
 /// The OpenAPI document of [`routes`], its path templates written as OpenAPI

@@ -42,6 +42,10 @@ pub struct ChallengeForm {
     /// (`300d5`) and a per-move limit after the last (`600+5/30`).
     #[serde(rename = "timeControl")]
     pub time_control: Option<String>,
+    /// Arbiters of the game, by name, separated by commas or spaces: they may
+    /// act on it as `/api/arbiter/game/{id}/...` describes (Laws 12). Neither
+    /// player can be one.
+    pub arbiters: Option<String>,
     /// The seed's per-move limit, s (its "fast" and "match" modes); needs a clock.
     #[serde(rename = "clock.perMove")]
     pub clock_per_move: Option<u64>,

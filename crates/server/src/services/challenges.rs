@@ -268,6 +268,15 @@ impl Challenges {
         );
         setup.fen = c.terms.fen.clone();
         setup.chess960 = c.terms.chess960;
+        let arbiters: Vec<i64> = c
+            .terms
+            .arbiters
+            .iter()
+            .copied()
+            .filter(|&a| a != white.id && a != black.id)
+            .collect();
+        // Named before the game starts: nobody can act on it before its arbiters can.
+        self.store.add_game_arbiters(&c.id, &arbiters).await?;
         self.games
             .start(
                 c.id.clone(),

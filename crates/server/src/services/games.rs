@@ -230,6 +230,34 @@ impl Games {
         Ok(view.with_pgn(pgn))
     }
 
+    /// An arbiter's action on a finished game (only correcting its result can be
+    /// one): applied to the stored log, stored with the new result, and the game
+    /// let go from memory so that every reader sees the stored one.
+    pub async fn arbitrate_stored(
+        &self,
+        id: &str,
+        arbiter: &str,
+        reason: &str,
+        action: caissa_arbiter::ArbiterAction,
+    ) -> Result<(), ApiError> {
+        let stored = self
+            .store
+            .game(id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let (mut game, _, _) = self.rebuild(&stored).await?;
+        let first = game.events().len();
+        let now = now_ms().max(game.events().last().map_or(0, |e| e.at));
+        game.arbitrate(arbiter, reason, action, now)?;
+        let events = codec::encode_events(&game.events()[first..])?;
+        let result = game.finish().map(|f| f.result.pgn().to_string());
+        self.store
+            .append_events(id, first as u64, &events, result.as_deref())
+            .await?;
+        self.registry().remove(id);
+        Ok(())
+    }
+
     /// The live game with this id.
     pub fn live(&self, id: &str) -> Option<GameHandle> {
         self.registry().games.get(id).cloned()

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod arbiters;
 pub mod challenges;
 pub mod chat;
 pub mod computer;

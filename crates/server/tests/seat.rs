@@ -1,0 +1,342 @@
+//! The arbiter's seat through the API (Laws 12, Guidelines I): who may act, every
+//! action recorded and shown, results only an arbiter gives, adjournment with a
+//! sealed move kept secret.
+
+use super::*;
+
+/// A fide-standard game (10 min + 0) with White Anna against Boris, `arbiters`
+/// named by Anna; its id.
+async fn arbitrated_game(server: &Server, anna: &str, boris: &str, arbiters: &str) -> String {
+    let client = reqwest::Client::new();
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        anna,
+        &[
+            ("clock.limit", "600"),
+            ("clock.increment", "0"),
+            ("color", "white"),
+            ("ruleset", "fide-standard"),
+            ("arbiters", arbiters),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/challenge/{id}/accept")),
+        boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+async fn play(server: &Server, id: &str, token: &str, mv: &str) {
+    let (status, body) = post(
+        &reqwest::Client::new(),
+        server.url(&format!("/api/board/game/{id}/move/{mv}")),
+        token,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{mv}: {body}");
+}
+
+async fn arbiter(
+    server: &Server,
+    id: &str,
+    token: &str,
+    action: &str,
+    form: &[(&str, &str)],
+) -> (u16, Value) {
+    post(
+        &reqwest::Client::new(),
+        server.url(&format!("/api/arbiter/game/{id}/{action}")),
+        token,
+        form,
+    )
+    .await
+}
+
+async fn export(server: &Server, id: &str) -> Value {
+    reqwest::Client::new()
+        .get(server.url(&format!("/game/export/{id}")))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+async fn pgn(server: &Server, id: &str) -> String {
+    let text = reqwest::Client::new()
+        .get(server.url(&format!("/game/export/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The `state` of the game in the arbiter's list (the live `gameState`).
+async fn listed_state(server: &Server, token: &str, id: &str) -> Value {
+    let list: Value = reqwest::Client::new()
+        .get(server.url("/api/arbiter/games"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap_or_else(|| panic!("game {id} not listed: {list}"))["state"]
+        .clone()
+}
+
+#[tokio::test]
+async fn art_12_a_named_arbiter_acts_and_nobody_else_can() {
+    let db = temp_db("seat-named");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let ruth = user_with_token(&db, "Ruth").await;
+    let olga = user_with_token(&db, "Olga").await;
+    let server = Server::start(&db).await;
+    let id = arbitrated_game(&server, &anna, &boris, "Ruth").await;
+    play(&server, &id, &anna, "e2e4").await;
+    play(&server, &id, &boris, "e7e5").await;
+
+    // Nobody but Ruth may act: not a stranger, not a player.
+    for token in [&olga, &anna, &boris] {
+        let (status, body) = arbiter(&server, &id, token, "pause", &[]).await;
+        assert_eq!(status, 403, "{body}");
+    }
+    let (status, body) = arbiter(&server, &id, &ruth, "pause", &[("reason", "noise")]).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(listed_state(&server, &ruth, &id).await["paused"], true);
+    let (status, _) = arbiter(&server, &id, &ruth, "resume", &[]).await;
+    assert_eq!(status, 200);
+
+    // Time added, removed and set, a warning, a time penalty.
+    fn white<'a>(form: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        let mut all = vec![("color", "white")];
+        all.extend_from_slice(form);
+        all
+    }
+    for (action, form) in [
+        (
+            "add-time",
+            white(&[("seconds", "30"), ("reason", "clock fault")]),
+        ),
+        ("remove-time", white(&[("seconds", "10")])),
+        ("set-time", white(&[("seconds", "500")])),
+        ("warn", vec![("color", "black"), ("reason", "talking")]),
+        (
+            "penalty",
+            vec![
+                ("color", "black"),
+                ("penalty", "time"),
+                ("seconds", "120"),
+                ("reason", "phone rang (11.3.2)"),
+            ],
+        ),
+    ] {
+        let (status, body) = arbiter(&server, &id, &ruth, action, &form).await;
+        assert_eq!(status, 200, "{action}: {body}");
+    }
+    let state = listed_state(&server, &ruth, &id).await;
+    assert_eq!(state["warnings"]["black"], 1, "{state}");
+    // White's clock was set to 500 s, then got 120 s for Black's phone.
+    let wtime = state["wtime"].as_u64().unwrap();
+    assert!(wtime > 610_000 && wtime <= 620_000, "{state}");
+    let notes = state["arbiter"].as_array().unwrap();
+    assert_eq!(notes.len(), 7, "{state}");
+    assert_eq!(notes[0]["arbiter"], "Ruth");
+    assert_eq!(notes[0]["action"], "paused the clocks");
+    assert_eq!(notes[0]["reason"], "noise");
+    assert_eq!(notes[6]["action"], "added 120 s to White's clock");
+
+    // A field missing or wrong is named; an unknown action or field is refused.
+    let (status, body) = arbiter(&server, &id, &ruth, "add-time", &[("seconds", "5")]).await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("color"), "{body}");
+    let (status, _) = arbiter(&server, &id, &ruth, "dance", &[]).await;
+    assert_eq!(status, 404);
+    let (status, body) = arbiter(&server, &id, &ruth, "pause", &[("colour", "white")]).await;
+    assert_eq!(status, 400, "{body}");
+
+    // The position set back one half-move (Art. 7): Black is to move again.
+    let (status, body) = arbiter(&server, &id, &ruth, "set-back", &[("plies", "1")]).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(export(&server, &id).await["moves"], "e2e4");
+    play(&server, &id, &boris, "c7c5").await;
+
+    // Both lose (0-0): a score PGN cannot write, shown as `score`.
+    let (status, body) = arbiter(
+        &server,
+        &id,
+        &ruth,
+        "result",
+        &[("result", "0-0"), ("reason", "both players used phones")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let game = export(&server, &id).await;
+    assert_eq!(game["score"], "0-0", "{game}");
+    assert!(game["winner"].is_null());
+    let text = pgn(&server, &id).await;
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    assert!(
+        text.contains("{Arbiter Ruth: declared the result 0-0 (both players used phones)}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("{Arbiter Ruth: warned Black (talking)}"),
+        "{text}"
+    );
+
+    // Over: only the result can still be corrected.
+    let (status, _) = arbiter(&server, &id, &ruth, "pause", &[]).await;
+    assert_eq!(status, 409);
+    let (status, body) = arbiter(
+        &server,
+        &id,
+        &ruth,
+        "correct-result",
+        &[("result", "1/2-1/2"), ("reason", "scoresheet error")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let game = export(&server, &id).await;
+    assert!(game["score"].is_null(), "{game}");
+    assert!(pgn(&server, &id).await.contains("[Result \"1/2-1/2\"]"));
+    let (status, _) = arbiter(&server, &id, &olga, "correct-result", &[("result", "1-0")]).await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn art_12_an_operators_arbiter_sees_every_game_and_can_forfeit_a_player() {
+    let db = temp_db("seat-granted");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let olga = user_with_token(&db, "Olga").await;
+    {
+        let store = Store::open(&db).await.unwrap();
+        let olga_id = store.user_by_name("Olga").await.unwrap().unwrap().id;
+        assert!(store.grant_right(olga_id, "arbiter", 0).await.unwrap());
+    }
+    let server = Server::start(&db).await;
+    let id = arbitrated_game(&server, &anna, &boris, "").await;
+    play(&server, &id, &anna, "e2e4").await;
+    let list: Value = reqwest::Client::new()
+        .get(server.url("/api/arbiter/games"))
+        .bearer_auth(&olga)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["arbiter"], true);
+    assert_eq!(list["games"][0]["id"], id, "{list}");
+    // A player's own list has nothing to arbitrate.
+    let mine: Value = reqwest::Client::new()
+        .get(server.url("/api/arbiter/games"))
+        .bearer_auth(&anna)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(mine["games"].as_array().unwrap().len(), 0, "{mine}");
+    let (status, body) = arbiter(
+        &server,
+        &id,
+        &olga,
+        "penalty",
+        &[
+            ("color", "black"),
+            ("penalty", "loss"),
+            ("reason", "11.3.2"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let game = export(&server, &id).await;
+    assert_eq!(game["winner"], "white", "{game}");
+}
+
+#[tokio::test]
+async fn guidelines_i_a_sealed_move_stays_secret_until_the_agreed_resumption() {
+    let db = temp_db("seat-adjourn");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let ruth = user_with_token(&db, "Ruth").await;
+    let server = Server::start(&db).await;
+    let id = arbitrated_game(&server, &anna, &boris, "Ruth").await;
+    play(&server, &id, &anna, "e2e4").await;
+    play(&server, &id, &boris, "e7e5").await;
+    // The arbiter adjourns: White must seal instead of moving.
+    let (status, _) = arbiter(
+        &server,
+        &id,
+        &ruth,
+        "adjourn",
+        &[("reason", "session over")],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let client = reqwest::Client::new();
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/g1f3")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("seal"), "{body}");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/seal/Nf3")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Nobody sees the sealed move: not the export, not the state.
+    let state = listed_state(&server, &ruth, &id).await;
+    assert_eq!(state["adjourned"]["sealedBy"], "white", "{state}");
+    assert_eq!(state["moves"], "e2e4 e7e5");
+    assert!(!state.to_string().contains("Nf3") && !state.to_string().contains("g1f3"));
+    assert!(!pgn(&server, &id).await.contains("Nf3"));
+    // Both players agree on a time; the game resumes then by itself.
+    let at = (caissa_server::now_ms() + 1_500).to_string();
+    for token in [&anna, &boris] {
+        let (status, body) = post(
+            &client,
+            server.url(&format!("/api/board/game/{id}/resume")),
+            token,
+            &[("at", &at)],
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let state = listed_state(&server, &ruth, &id).await;
+    assert_eq!(state["adjourned"]["resumeAt"].to_string(), at, "{state}");
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    assert_eq!(export(&server, &id).await["moves"], "e2e4 e7e5 g1f3");
+    play(&server, &id, &boris, "b8c6").await;
+}
