@@ -127,6 +127,7 @@ function renderHeader() {
       link('/watch', 'nav.watch'),
       link('/tv', 'nav.tv'),
       link('/analysis', 'nav.analysis'),
+      user ? link('/arbiter', 'nav.arbiter') : null,
       link('/settings', 'nav.settings')),
     h('div', { class: 'header-tools' }, langSelect, account),
   );

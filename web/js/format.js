@@ -74,10 +74,11 @@ export function resultText(state) {
   return t('draw.draw');
 }
 
-/** "1-0", "0-1", "1/2-1/2" or "*". */
+/** "1-0", "0-1", "1/2-1/2", an arbiter's "0-0", "1/2-0" or "0-1/2", or "*". */
 export function resultScore(state) {
   if (!state || !isOver(state.status)) return '*';
   if (state.status === 'aborted') return '*';
+  if (state.score) return state.score;
   if (state.winner === 'white') return '1-0';
   if (state.winner === 'black') return '0-1';
   return '1/2-1/2';

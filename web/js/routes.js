@@ -11,6 +11,7 @@ export const ROUTES = [
   { re: /^\/login\/?$/, page: 'auth', extra: { mode: 'login' } },
   { re: /^\/register\/?$/, page: 'auth', extra: { mode: 'register' } },
   { re: /^\/settings\/?$/, page: 'settings' },
+  { re: /^\/arbiter\/?$/, page: 'arbiter' },
 ];
 
 /** Which page an address shows, with its parameters. */

@@ -16,6 +16,8 @@ import { sanitize, DEFAULTS } from '../js/settings.js';
 import { materialDiff, stepPly } from '../js/components.js';
 import { matchRoute } from '../js/routes.js';
 import { seekFields, challengeFields } from '../js/pages/lobby.js';
+import { fromLocalInput, noteText } from '../js/pages/seat.js';
+import { clocksNow } from '../js/pages/arbiter.js';
 import { runningColor } from '../js/pages/game.js';
 import { evalText, lineSan, sansToUcis, terminalEval } from '../js/pages/analysis.js';
 import { tally } from '../js/pages/profile.js';
@@ -201,6 +203,25 @@ test('the create-game form as seek and challenge fields', () => {
   assert.deepEqual(seekFields({ ...base, mode: 'delay', delayType: 'bronstein', ratingMin: '' }), { rated: 'true', color: 'white', time: 5, increment: 0, 'clock.delay': 5, 'clock.delayType': 'bronstein' });
   assert.deepEqual(seekFields({ ...base, mode: 'correspondence', ratingMin: '' }), { rated: 'true', color: 'white', days: 2 });
   assert.deepEqual(challengeFields({ ...base, mode: 'fast', ratingMin: '' }), { rated: 'true', color: 'white', ruleset: undefined, 'clock.limit': 300, 'clock.increment': 3, 'clock.perMove': 10 });
+  // Several periods go as one timeControl field, never with clock.limit.
+  const periods = { ...base, mode: 'periods', timeControl: ' 40/5400+30:1800+30 ', ratingMin: '' };
+  assert.deepEqual(seekFields(periods), { rated: 'true', color: 'white', timeControl: '40/5400+30:1800+30' });
+  assert.deepEqual(challengeFields({ ...periods, arbiters: 'Ruth, Olga' }), { rated: 'true', color: 'white', ruleset: undefined, timeControl: '40/5400+30:1800+30', arbiters: 'Ruth, Olga' });
+});
+
+test('the arbiter seat in words and the console clocks', () => {
+  assert.equal(noteText({ arbiter: 'Ruth', action: 'paused the clocks', reason: 'noise' }), 'Ruth: paused the clocks — noise');
+  assert.equal(noteText({ arbiter: 'Ruth', action: 'warned Black', reason: '' }), 'Ruth: warned Black');
+  assert.equal(resultScore({ status: 'unknownFinish', score: '0-0' }), '0-0');
+  assert.equal(resultScore({ status: 'unknownFinish', score: '1/2-0' }), '1/2-0');
+  assert.equal(fromLocalInput(''), null);
+  assert.equal(typeof fromLocalInput('2026-12-24T10:00'), 'number');
+  const state = { wtime: 60_000, btime: 30_000, running: 'white' };
+  assert.deepEqual(clocksNow(state, 1000, 11_000), { white: 50_000, black: 30_000 });
+  // Paused or adjourned: nothing runs.
+  assert.deepEqual(clocksNow({ ...state, paused: true }, 1000, 11_000), { white: 60_000, black: 30_000 });
+  assert.deepEqual(clocksNow({ ...state, adjourned: { sealedBy: 'white' } }, 0, 99_000), { white: 60_000, black: 30_000 });
+  assert.equal(matchRoute('/arbiter').page, 'arbiter');
 });
 
 test('whose clock runs', () => {

@@ -13,6 +13,7 @@ import {
   announceMove, clockLabel, colorName, isOver, opposite, resultScore, resultText, rulesetName, speedName,
 } from '../format.js';
 import { ChatPanel } from './chat.js';
+import { seatButtons, seatPanel } from './seat.js';
 import { icon, keyboardSteps, materialDiff, materialView, renderMoveList, stepButtons, stepPly } from '../components.js';
 
 const LOW_TIME_MS = 10_000;
@@ -162,6 +163,7 @@ export class GamePage {
       moves: h('div', { class: 'move-list', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
       controls: h('div', { class: 'game-controls', role: 'group', 'aria-label': t('game.actions') }),
       confirm: h('div', { class: 'confirm-bar' }),
+      seat: h('div', { class: 'seat-host', 'data-testid': 'seat' }),
       sanForm: this.buildSanForm(),
     };
     const layout = h('div', { class: 'game-layout' },
@@ -174,6 +176,7 @@ export class GamePage {
         this.el.connection,
         this.el.status,
         this.el.offers,
+        this.el.seat,
         this.el.moves,
         stepButtons({ onStep: (s) => this.step(s), onFlip: () => this.flip() }),
         this.el.confirm,
@@ -339,6 +342,14 @@ export class GamePage {
         return post('claim-flag');
       case 'claim-draw-gone':
         return post('claim-draw');
+      case 'seal':
+        return post(`seal/${encodeURIComponent(message.move)}`);
+      case 'propose-resumption':
+        return api(`${base}/resume`, { form: { at: message.at } });
+      case 'request-increment':
+        return post('request-increment');
+      case 'claim-no-progress':
+        return post('claim-no-progress');
       default:
         throw new Error(t('game.needsSocket'));
     }
@@ -733,6 +744,7 @@ export class GamePage {
 
   renderStatus() {
     const state = this.state;
+    replace(this.el.seat, seatPanel(state));
     const text = resultText(state);
     if (text) {
       replace(this.el.status,
@@ -854,6 +866,14 @@ export class GamePage {
       if (this.flagCanBeClaimed()) {
         buttons.push(h('button', { type: 'button', class: 'button primary', 'data-action': 'claim-flag', onclick: () => this.run({ t: 'claim-flag' }) }, t('game.claimFlag')));
       }
+      buttons.push(...seatButtons({
+        state,
+        ruleset: this.full && this.full.ruleset,
+        myColor: this.myColor,
+        myTurn,
+        myClockMs: this.clockNow(this.myColor),
+        run: (message) => this.run(message),
+      }));
       buttons.push(confirmButton(t('game.resign'), t('game.resignConfirm'), () => this.run({ t: 'resign' }), { class: 'button danger', 'data-action': 'resign' }));
     } else if (state && isOver(state.status)) {
       if (this.myColor) {

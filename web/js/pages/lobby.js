@@ -20,6 +20,10 @@ export function seekFields(v) {
   if (v.ruleset && v.ruleset !== 'online') f.ruleset = v.ruleset;
   if (v.mode === 'correspondence') {
     f.days = v.days;
+  } else if (v.mode === 'periods') {
+    // Several periods, delays or per-move limits in one field (6.3):
+    // PGN TimeControl syntax, e.g. 40/5400+30:1800+30.
+    f.timeControl = String(v.timeControl || '').trim();
   } else {
     f.time = v.time;
     f.increment = v.mode === 'match' || v.mode === 'delay' ? 0 : v.increment;
@@ -42,11 +46,14 @@ export function challengeFields(v) {
   const seek = seekFields(v);
   const f = { rated: seek.rated, color: seek.color, ruleset: seek.ruleset };
   if (seek.days) f.days = seek.days;
+  else if (seek.timeControl !== undefined) f.timeControl = seek.timeControl;
   else {
     f['clock.limit'] = Number(seek.time) * 60;
     f['clock.increment'] = seek.increment;
     for (const k of ['clock.perMove', 'clock.delay', 'clock.delayType']) if (seek[k] !== undefined) f[k] = seek[k];
   }
+  const arbiters = String(v.arbiters || '').trim();
+  if (arbiters) f.arbiters = arbiters;
   return f;
 }
 
@@ -70,6 +77,7 @@ class Lobby {
     this.cleanups = [];
     this.form = {
       mode: 'realtime', time: 5, increment: 3, delay: 5, delayType: 'simple', perMove: 10, days: 2,
+      timeControl: '40/5400+30:1800+30', arbiters: '',
       rated: false, color: 'random', ruleset: 'online', ratingMin: '', ratingMax: '', opponent: '',
     };
     this.ai = { level: 1, timed: false, time: 10, increment: 0, color: 'random' };
@@ -334,8 +342,13 @@ class Lobby {
       ['delay', t('create.mode.delay')],
       ['fast', t('create.mode.fast')],
       ['match', t('create.mode.match')],
+      ['periods', t('create.mode.periods')],
       ['correspondence', t('create.mode.correspondence')],
     ]));
+    const timeControl = field('timeControl', t('create.timeControl'), h('input', {
+      type: 'text', id: 'cg-timeControl', name: 'timeControl', value: v.timeControl, spellcheck: 'false', autocomplete: 'off',
+      oninput: (e) => { v.timeControl = e.target.value; },
+    }), t('create.timeControlHint'));
     const time = field('time', t('create.minutes'), number('time', 0, 180));
     const increment = field('increment', t('create.increment'), number('increment', 0, 180));
     const delay = field('delay', t('create.delay'), number('delay', 0, 180));
@@ -344,7 +357,8 @@ class Lobby {
     const days = field('days', t('create.days'), select('days', DAYS.map((d) => [d, t('tc.days', { n: d })])));
     const syncMode = () => {
       const m = v.mode;
-      time.hidden = m === 'correspondence';
+      time.hidden = m === 'correspondence' || m === 'periods';
+      timeControl.hidden = m !== 'periods';
       increment.hidden = !(m === 'realtime' || m === 'fast');
       delay.hidden = m !== 'delay';
       delayType.hidden = m !== 'delay';
@@ -370,12 +384,16 @@ class Lobby {
         this.createGame();
       },
     },
-    mode, time, increment, delay, delayType, perMove, days,
+    mode, time, increment, delay, delayType, perMove, days, timeControl,
     h('fieldset', { class: 'field' }, h('legend', {}, t('create.rated')), radios('rated', [['false', t('seek.casual')], ['true', t('seek.rated')]])),
     h('fieldset', { class: 'field' }, h('legend', {}, t('create.color')), radios('color', [['white', t('color.white')], ['random', t('color.random')], ['black', t('color.black')]])),
     field('ruleset', t('create.ruleset'), select('ruleset', RULESETS.map((r) => [r, rulesetName(r)]))),
     ratingRange,
     field('opponent', t('create.opponent'), opponent, t('create.opponentHint')),
+    field('arbiters', t('create.arbiters'), h('input', {
+      type: 'text', id: 'cg-arbiters', autocomplete: 'off', value: v.arbiters,
+      oninput: (e) => { v.arbiters = e.target.value; },
+    }), t('create.arbitersHint')),
     h('button', { type: 'submit', class: 'button primary wide' }, t('create.submit')),
     h('button', { type: 'button', class: 'button wide', 'data-action': 'create-link', onclick: () => this.createLink() }, t('create.link')));
   }
@@ -394,7 +412,9 @@ class Lobby {
 
   async createGame() {
     const v = this.form;
-    const label = v.mode === 'correspondence' ? t('tc.days', { n: v.days }) : `${v.time}+${v.mode === 'realtime' || v.mode === 'fast' ? v.increment : 0}`;
+    const label = v.mode === 'correspondence' ? t('tc.days', { n: v.days })
+      : v.mode === 'periods' ? String(v.timeControl).trim()
+        : `${v.time}+${v.mode === 'realtime' || v.mode === 'fast' ? v.increment : 0}`;
     if (v.opponent) {
       try {
         await events.ensureSession();

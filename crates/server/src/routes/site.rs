@@ -102,6 +102,7 @@ pages! {
     register_page "/register" "Making an account.";
     settings_page "/settings" "Settings and API tokens.";
     challenge_page "/challenge/{id}" "An open challenge, to accept.";
+    arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
 }
 
 /// The site's routes.
