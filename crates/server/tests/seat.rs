@@ -340,3 +340,128 @@ async fn guidelines_i_a_sealed_move_stays_secret_until_the_agreed_resumption() {
     assert_eq!(export(&server, &id).await["moves"], "e2e4 e7e5 g1f3");
     play(&server, &id, &boris, "b8c6").await;
 }
+
+/// A fide-standard game of `limit` seconds and no increment, Ruth its arbiter.
+async fn short_game(server: &Server, anna: &str, boris: &str, limit: &str) -> String {
+    let (status, challenge) = post(
+        &reqwest::Client::new(),
+        server.url("/api/challenge/Boris"),
+        anna,
+        &[
+            ("clock.limit", limit),
+            ("clock.increment", "0"),
+            ("color", "white"),
+            ("ruleset", "fide-standard"),
+            ("arbiters", "Ruth"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    let url = server.url(&format!("/api/challenge/{id}/accept"));
+    let (status, body) = post(&reqwest::Client::new(), url, boris, &[]).await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+#[tokio::test]
+async fn guidelines_iii_claims_wait_for_the_arbiters_decision() {
+    let db = temp_db("seat-claims");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let ruth = user_with_token(&db, "Ruth").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let id = short_game(&server, &anna, &boris, "90").await;
+    play(&server, &id, &anna, "e2e4").await;
+    play(&server, &id, &boris, "e7e5").await;
+    // Under two minutes, White claims Black cannot win by normal means (III.5).
+    let url = server.url(&format!("/api/board/game/{id}/claim-no-progress"));
+    let (status, body) = post(&client, url, &anna, &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let state = listed_state(&server, &ruth, &id).await;
+    assert_eq!(state["pending"]["noProgressClaim"], "white", "{state}");
+    let (status, body) = arbiter(&server, &id, &ruth, "decide-claim", &[]).await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("accept"), "{body}");
+    let (status, body) = arbiter(
+        &server,
+        &id,
+        &ruth,
+        "decide-claim",
+        &[
+            ("accept", "false"),
+            ("reason", "Black still has winning chances"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(listed_state(&server, &ruth, &id).await["pending"].is_null());
+    // Nothing left to decide: a second decision is refused with the reason.
+    let (status, body) = arbiter(&server, &id, &ruth, "decide-claim", &[("accept", "true")]).await;
+    assert_eq!(status, 400, "{body}");
+    // White asks for the 5-second increment (III.4); Black declines the draw the
+    // request counts as, and the arbiter grants it.
+    let url = server.url(&format!("/api/board/game/{id}/request-increment"));
+    let (status, body) = post(&client, url, &anna, &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let state = listed_state(&server, &ruth, &id).await;
+    assert_eq!(state["pending"]["incrementRequest"], "white", "{state}");
+    let url = server.url(&format!("/api/board/game/{id}/draw/no"));
+    assert_eq!(post(&client, url, &boris, &[]).await.0, 200);
+    let (status, body) = arbiter(&server, &id, &ruth, "grant-increment", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let state = listed_state(&server, &ruth, &id).await;
+    assert!(state["pending"].is_null(), "{state}");
+    let notes: Vec<&str> = state["arbiter"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "rejected the claim: play on",
+            "granted the 5-second increment"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn art_6_7_the_arbiter_forfeits_an_absent_player_and_can_void_a_game() {
+    let db = temp_db("seat-forfeit");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let ruth = user_with_token(&db, "Ruth").await;
+    let server = Server::start(&db).await;
+    let id = short_game(&server, &anna, &boris, "600").await;
+    // White never moves: forfeited (the default time of fide-standard is 0).
+    let (status, body) = arbiter(&server, &id, &ruth, "forfeit", &[("color", "white")]).await;
+    assert_eq!(status, 200, "{body}");
+    let game = export(&server, &id).await;
+    assert_eq!(game["status"], "noStart", "{game}");
+    assert_eq!(game["winner"], "black");
+    // Another game, voided by the arbiter.
+    let id = short_game(&server, &anna, &boris, "600").await;
+    play(&server, &id, &anna, "e2e4").await;
+    let (status, body) = arbiter(&server, &id, &ruth, "void", &[("reason", "wrong pairing")]).await;
+    assert_eq!(status, 200, "{body}");
+    let text = pgn(&server, &id).await;
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    assert!(
+        text.contains("declared the result void (wrong pairing)"),
+        "{text}"
+    );
+    // The arbiter sets the time an adjourned game resumes.
+    let id = short_game(&server, &anna, &boris, "600").await;
+    play(&server, &id, &anna, "e2e4").await;
+    let url = server.url(&format!("/api/board/game/{id}/seal/e5"));
+    let (status, body) = post(&reqwest::Client::new(), url, &boris, &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let at = (caissa_server::now_ms() + 800).to_string();
+    let (status, body) = arbiter(&server, &id, &ruth, "resume-adjourned", &[("at", &at)]).await;
+    assert_eq!(status, 200, "{body}");
+    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    assert_eq!(export(&server, &id).await["moves"], "e2e4 e7e5");
+}
