@@ -167,9 +167,13 @@ fn rules_ending(game: &Game) -> Option<Ending> {
                 (EndKind::Checkmate, format!("{} mates", side(winner)))
             }
             Termination::Stalemate => (EndKind::Stalemate, "Draw by stalemate".to_string()),
-            Termination::DeadPosition => (
+            Termination::DeadPosition if game.position().is_insufficient_material() => (
                 EndKind::InsufficientMaterial,
                 "Draw by insufficient mating material".to_string(),
+            ),
+            Termination::DeadPosition => (
+                EndKind::InsufficientMaterial,
+                "Draw by dead position: no series of legal moves can mate".to_string(),
             ),
             Termination::FivefoldRepetition => (
                 EndKind::AutomaticDraw,
@@ -255,7 +259,8 @@ pub fn play_game(
             deadline: remaining + settings.margin,
         };
         let flag = |detail: String| {
-            if pos.has_insufficient_material(!mover) {
+            // 6.9: a draw when the opponent cannot mate by any series of legal moves.
+            if !pos.can_checkmate(!mover) {
                 Ending {
                     winner: None,
                     end: EndKind::TimeoutVsInsufficientMaterial,
