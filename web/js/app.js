@@ -148,11 +148,13 @@ function renderNotifications() {
     if (c.rematchOf && gameShowsRematch && here.params.id === c.rematchOf) continue;
     const from = c.challenger?.name || '?';
     const tc = c.timeControl?.type === 'clock'
-      ? timeControlLabel({ limit: c.timeControl.limit, increment: c.timeControl.increment })
+      ? (c.timeControl.pgn || timeControlLabel({ limit: c.timeControl.limit, increment: c.timeControl.increment }))
       : t('tc.unlimited');
-    const text = c.rematchOf
+    let text = c.rematchOf
       ? t('challenge.rematchFrom', { name: from })
       : t('challenge.from', { name: from, tc, mode: t(c.rated ? 'seek.rated' : 'seek.casual') });
+    // Accepting accepts the arbiters the challenger named.
+    if (Array.isArray(c.arbiters) && c.arbiters.length) text += ` ${t('challenge.arbiters', { names: c.arbiters.join(', ') })}`;
     cards.push(
       h('div', { class: 'notification', role: 'alert', 'data-challenge': c.id },
         h('span', {}, text),

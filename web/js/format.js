@@ -65,6 +65,9 @@ export function resultText(state) {
   if (!state || !isOver(state.status)) return null;
   const reason = terminationOf(state) || 'unknown';
   if (reason === 'aborted') return t('end.aborted');
+  // The arbiter's scores that are not one game's outcome.
+  if (state.score) return t('seat.score', { score: state.score });
+  if (state.result === '*' && !state.winner) return t('end.void');
   if (state.winner) {
     const params = { winner: colorName(state.winner), loser: colorName(opposite(state.winner)) };
     if (WIN_REASONS.has(reason)) return t(`end.${reason}`, params);
@@ -79,6 +82,7 @@ export function resultScore(state) {
   if (!state || !isOver(state.status)) return '*';
   if (state.status === 'aborted') return '*';
   if (state.score) return state.score;
+  if (state.result === '*') return '*';
   if (state.winner === 'white') return '1-0';
   if (state.winner === 'black') return '0-1';
   return '1/2-1/2';

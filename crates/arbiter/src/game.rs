@@ -211,7 +211,8 @@ pub enum ArbiterAction {
         at: u64,
     },
     /// Set the position back `plies` half-moves, to before an irregularity (Laws
-    /// 7.1, 7.2, 7.4); the clocks go back with the moves.
+    /// 7.1, 7.2, 7.4). The move counts go back with the moves; the clock times
+    /// are then set as the arbiter judges best (`SetClock`, 7.1).
     SetBack {
         /// Half-moves to take back.
         plies: u32,
@@ -770,6 +771,9 @@ impl Game {
                 }
             }
             Action::Abort => {
+                if adjourned {
+                    return Err(not_allowed("an adjourned game cannot be aborted"));
+                }
                 if self.plies() >= self.params.abort_before_plies {
                     return Err(not_allowed(match self.params.abort_before_plies {
                         0 => "this ruleset does not allow aborting".to_string(),
@@ -793,6 +797,11 @@ impl Game {
                 self.end(now, result, termination)
             }
             Action::ClaimVictory { opponent_gone_ms } | Action::CallDraw { opponent_gone_ms } => {
+                if adjourned {
+                    return Err(not_allowed(
+                        "the game is adjourned: nobody has to be at the board",
+                    ));
+                }
                 let Some(limit) = self.params.gone_claim_after_ms else {
                     return Err(not_allowed(
                         "this ruleset has no claim for a departed opponent",
@@ -863,6 +872,9 @@ impl Game {
                 }
                 if at < now {
                     return Err(not_allowed("the time to resume has passed"));
+                }
+                if self.resume_at.is_some() {
+                    return Err(not_allowed("the time to resume is already set"));
                 }
                 if self.resumption_proposed == Some((!by, at)) {
                     self.emit(now, EventKind::ResumptionScheduled { at })
@@ -1133,6 +1145,11 @@ impl Game {
         with_move: Option<String>,
         now: u64,
     ) -> Result<(), ActionError> {
+        if self.adjournment_called && with_move.is_some() {
+            return Err(not_allowed(
+                "the arbiter has adjourned the game: seal your move instead",
+            ));
+        }
         self.require_playing()?;
         if self.position().turn() != by {
             return Err(not_allowed(
@@ -1281,6 +1298,7 @@ impl Game {
                 self.takeback = None;
                 self.draw_offer = None;
                 self.checks_in_row = [0; 2];
+                self.adjournment_called = false;
             }
             EventKind::ClaimRejected { .. } => {}
             EventKind::ClockAdjusted {

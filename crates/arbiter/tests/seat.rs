@@ -228,3 +228,59 @@ fn art_12_9_the_arbiter_corrects_a_result_after_the_game() {
         .iter()
         .any(|e| matches!(e.kind, EventKind::Arbitrated { .. })));
 }
+
+#[test]
+fn guidelines_i_1_a_called_adjournment_cannot_be_dodged_by_a_claim_with_a_move() {
+    let mut game = standard_game();
+    play(&mut game, &["e4", "e5"], SECOND, SECOND);
+    game.arbitrate("Ruth", "", ArbiterAction::Adjourn, 10 * SECOND)
+        .unwrap();
+    let claim = Action::ClaimDraw {
+        claim: caissa_arbiter::ClaimKind::ThreefoldRepetition,
+        with_move: Some("Nf3".into()),
+    };
+    assert!(game.act(White, claim, 11 * SECOND).is_err());
+    assert_eq!(game.sans(), ["e4", "e5"]);
+}
+
+#[test]
+fn guidelines_i_an_adjourned_game_has_nobody_to_abort_or_claim_against() {
+    let mut game = new_game(Ruleset::Online, TimeControl::fischer(10 * MINUTE, 0));
+    play(&mut game, &["e4", "e5"], SECOND, SECOND);
+    game.arbitrate("Ruth", "", ArbiterAction::Adjourn, 10 * SECOND)
+        .unwrap();
+    game.act(White, Action::Seal { text: "Nf3".into() }, 11 * SECOND)
+        .unwrap();
+    let gone = Action::ClaimVictory {
+        opponent_gone_ms: 10 * MINUTE,
+    };
+    assert!(game.act(Black, gone, 20 * SECOND).is_err());
+    assert!(game.act(Black, Action::Abort, 21 * SECOND).is_err());
+    assert_eq!(game.status(), Status::Adjourned);
+}
+
+#[test]
+fn guidelines_i_9_the_arbiters_time_stands_and_an_overdue_resumption_starts_now() {
+    let mut game = standard_game();
+    play(&mut game, &["e4", "e5"], SECOND, SECOND);
+    game.act(White, Action::Seal { text: "Nf3".into() }, 10 * SECOND)
+        .unwrap();
+    game.arbitrate(
+        "Ruth",
+        "",
+        ArbiterAction::ScheduleResumption { at: DAY },
+        20 * SECOND,
+    )
+    .unwrap();
+    // The players cannot move the arbiter's time.
+    let moved = Action::ProposeResumption { at: 2 * DAY };
+    assert!(game.act(White, moved, 30 * SECOND).is_err());
+    // Nothing is due before the time; after it, the envelope opens when asked
+    // (a server back from an outage), with Black's clock starting then.
+    assert!(game.resume_overdue(DAY - 1).is_err());
+    let black_left = game.clock().side(Black).remaining_ms;
+    game.resume_overdue(3 * DAY).unwrap();
+    assert_eq!(game.sans(), ["e4", "e5", "Nf3"]);
+    assert_eq!(game.clock().remaining(Black, 3 * DAY), black_left);
+    assert_replays(&game);
+}

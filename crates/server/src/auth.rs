@@ -139,6 +139,7 @@ pub fn needed_scopes(method: &Method, path: &str) -> &'static [Scope] {
     const PLAY: &[Scope] = &[Scope::BoardPlay];
     if path.starts_with("/api/board/")
         || path.starts_with("/api/socket/")
+        || (path.starts_with("/api/arbiter/") && method != Method::GET)
         || (path.starts_with("/api/lobby/seeks/") && path.ends_with("/accept"))
     {
         PLAY

@@ -310,9 +310,9 @@ async fn guidelines_i_a_sealed_move_stays_secret_until_the_agreed_resumption() {
     assert!(body["error"].as_str().unwrap().contains("seal"), "{body}");
     let (status, body) = post(
         &client,
-        server.url(&format!("/api/board/game/{id}/seal/Nf3")),
+        server.url(&format!("/api/board/game/{id}/seal")),
         &anna,
-        &[],
+        &[("move", "Nf3")],
     )
     .await;
     assert_eq!(status, 200, "{body}");
@@ -456,12 +456,65 @@ async fn art_6_7_the_arbiter_forfeits_an_absent_player_and_can_void_a_game() {
     // The arbiter sets the time an adjourned game resumes.
     let id = short_game(&server, &anna, &boris, "600").await;
     play(&server, &id, &anna, "e2e4").await;
-    let url = server.url(&format!("/api/board/game/{id}/seal/e5"));
-    let (status, body) = post(&reqwest::Client::new(), url, &boris, &[]).await;
+    let url = server.url(&format!("/api/board/game/{id}/seal"));
+    let (status, body) = post(&reqwest::Client::new(), url, &boris, &[("move", "e5")]).await;
     assert_eq!(status, 200, "{body}");
     let at = (caissa_server::now_ms() + 800).to_string();
     let (status, body) = arbiter(&server, &id, &ruth, "resume-adjourned", &[("at", &at)]).await;
     assert_eq!(status, 200, "{body}");
     tokio::time::sleep(Duration::from_millis(1_300)).await;
     assert_eq!(export(&server, &id).await["moves"], "e2e4 e7e5");
+}
+
+#[tokio::test]
+async fn art_12_a_player_cannot_appoint_the_arbiter_of_a_rated_game_and_tokens_need_board_play() {
+    let db = temp_db("seat-rated");
+    let anna = user_with_token(&db, "Anna").await;
+    let _boris = user_with_token(&db, "Boris").await;
+    let _ruth = user_with_token(&db, "Ruth").await;
+    let reader = {
+        let store = Store::open(&db).await.unwrap();
+        let ruth = store.user_by_name("Ruth").await.unwrap().unwrap();
+        auth::issue_token(&store, ruth.id, &[auth::Scope::ChallengeRead], "reader")
+            .await
+            .unwrap()
+    };
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let (status, body) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[
+            ("clock.limit", "600"),
+            ("clock.increment", "0"),
+            ("rated", "true"),
+            ("arbiters", "Ruth"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("Ruth"), "{body}");
+    // A casual challenge shows its arbiters to the one challenged.
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[
+            ("clock.limit", "600"),
+            ("clock.increment", "0"),
+            ("arbiters", "Ruth"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    assert_eq!(challenge["arbiters"][0], "Ruth", "{challenge}");
+    // A token without board:play cannot act as arbiter.
+    let id = challenge["id"].as_str().unwrap();
+    let (status, body) = arbiter(&server, id, &reader, "pause", &[]).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("board:play"),
+        "{body}"
+    );
 }

@@ -77,18 +77,30 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
-    /// The games a user was named arbiter of, newest first.
-    pub async fn arbitrated_games(&self, user_id: i64) -> Result<Vec<String>, StoreError> {
+    /// The games a user was named arbiter of, newest first: every unfinished one
+    /// and the last `finished` finished ones, as (id, whether finished).
+    pub async fn arbitrated_games(
+        &self,
+        user_id: i64,
+        finished: u32,
+    ) -> Result<Vec<(String, bool)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT a.game_id FROM game_arbiters a JOIN games g ON g.id = a.game_id \
-             WHERE a.user_id = ? ORDER BY g.created_at DESC",
+            "SELECT id, finished FROM ( \
+               SELECT g.id, g.finished, g.created_at FROM game_arbiters a JOIN games g ON g.id = a.game_id \
+               WHERE a.user_id = ? AND g.finished = 0 \
+               UNION ALL \
+               SELECT * FROM (SELECT g.id, g.finished, g.created_at FROM game_arbiters a \
+                 JOIN games g ON g.id = a.game_id WHERE a.user_id = ? AND g.finished = 1 \
+                 ORDER BY g.created_at DESC LIMIT ?)) ORDER BY created_at DESC",
         )
         .bind(user_id)
+        .bind(user_id)
+        .bind(finished)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("game_id"))
-            .collect::<Result<_, _>>()?)
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get::<bool, _>("finished")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
     }
 }

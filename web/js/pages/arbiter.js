@@ -19,13 +19,16 @@ export async function mount(container, params, ctx) {
   return page;
 }
 
-/** A game's clocks now, from its state taken at `at` (performance.now()). */
-export function clocksNow(state, at, now) {
+/**
+ * A game's clocks now: its state's clocks were `age` ms old when the list was
+ * loaded at `at` (performance.now()), and the running one has run since.
+ */
+export function clocksNow(state, at, now, age = 0) {
   const out = {};
   for (const color of ['white', 'black']) {
     const ms = color === 'white' ? state.wtime : state.btime;
     const running = state.running === color && !state.paused && !state.adjourned;
-    out[color] = Math.max(0, ms - (running ? now - at : 0));
+    out[color] = Math.max(0, ms - (running ? age + now - at : 0));
   }
   return out;
 }
@@ -90,7 +93,7 @@ class Console {
     }
     // Redraw only when something changed (the clocks tick by themselves); what
     // the arbiter typed is kept in this.forms.
-    const signature = JSON.stringify(this.games);
+    const signature = JSON.stringify(this.games.map(({ age, ...rest }) => rest));
     if (signature === this.signature) return;
     this.signature = signature;
     const focused = document.activeElement && document.activeElement.dataset.field;
@@ -108,7 +111,7 @@ class Console {
     for (const g of this.games) {
       const els = this.clockEls[g.id];
       if (!els || g.state.status !== 'started') continue;
-      const clocks = clocksNow(g.state, this.loadedAt, now);
+      const clocks = clocksNow(g.state, this.loadedAt, now, g.age || 0);
       for (const color of ['white', 'black']) els[color].textContent = formatClock(clocks[color]);
     }
   }
@@ -117,8 +120,9 @@ class Console {
     this.clockEls = this.clockEls || {};
     const state = game.state;
     const live = state.status === 'started';
+    const shown = clocksNow(state, this.loadedAt, performance.now(), game.age || 0);
     const clock = (color) => h('span', { class: `arbiter-clock${state.running === color ? ' running' : ''}`, 'data-testid': `arbiter-clock-${color}` },
-      formatClock(color === 'white' ? state.wtime : state.btime));
+      formatClock(shown[color]));
     const white = clock('white');
     const black = clock('black');
     this.clockEls[game.id] = { white, black };
@@ -194,7 +198,17 @@ class Console {
       const when = bound('input', 'when', { type: 'datetime-local', 'aria-label': t('seat.resumeWhen') });
       rows.push(h('div', { class: 'arbiter-row' },
         button(t('arbiter.resumeNow'), 'resume-adjourned', {}),
-        when, button(t('arbiter.resumeAt'), 'resume-adjourned', () => ({ at: fromLocalInput(when.value) }))));
+        when, h('button', {
+          type: 'button',
+          class: 'button',
+          'data-action': 'resume-adjourned-at',
+          onclick: () => {
+            const at = fromLocalInput(when.value);
+            // Without a time the server would open the envelope at once.
+            if (at === null) showError(new Error(t('arbiter.pickTime')));
+            else send('resume-adjourned', { at });
+          },
+        }, t('arbiter.resumeAt'))));
     } else if (!state.adjournmentCalled) {
       rows.push(h('div', { class: 'arbiter-row' }, button(t('arbiter.adjourn'), 'adjourn', {})));
     }

@@ -343,7 +343,7 @@ export class GamePage {
       case 'claim-draw-gone':
         return post('claim-draw');
       case 'seal':
-        return post(`seal/${encodeURIComponent(message.move)}`);
+        return api(`${base}/seal`, { form: { move: message.move } });
       case 'propose-resumption':
         return api(`${base}/resume`, { form: { at: message.at } });
       case 'request-increment':

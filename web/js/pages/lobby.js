@@ -415,6 +415,10 @@ class Lobby {
     const label = v.mode === 'correspondence' ? t('tc.days', { n: v.days })
       : v.mode === 'periods' ? String(v.timeControl).trim()
         : `${v.time}+${v.mode === 'realtime' || v.mode === 'fast' ? v.increment : 0}`;
+    if (String(v.arbiters || '').trim() && !v.opponent) {
+      showError(new Error(t('create.arbitersNeedOpponent')));
+      return;
+    }
     if (v.opponent) {
       try {
         await events.ensureSession();

@@ -278,6 +278,17 @@ impl Game {
         }
     }
 
+    /// Resumes at `now` an adjourned game whose set time passed unseen (a server
+    /// that was down then): the envelope is opened now, not back then, so no
+    /// clock ran meanwhile.
+    pub fn resume_overdue(&mut self, now: u64) -> Result<(), ActionError> {
+        let due = self.resume_at.is_some_and(|at| at <= now);
+        if self.finish.is_some() || self.envelope.is_none() || !due {
+            return Err(not_allowed("no resumption is due"));
+        }
+        self.open_envelope(now.max(self.last_event_at()))
+    }
+
     /// Opens the envelope of an adjourned game at `now` and plays the sealed move
     /// (Guidelines I.9).
     pub(super) fn open_envelope(&mut self, now: u64) -> Result<(), ActionError> {

@@ -64,6 +64,9 @@ pub struct Terms {
     /// The accounts the challenger named arbiters of the game (Laws 12).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arbiters: Vec<i64>,
+    /// Their names, shown with the challenge: accepting it accepts them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arbiter_names: Vec<String>,
 }
 
 impl Terms {

@@ -113,6 +113,9 @@ impl From<StoreError> for ApiError {
             StoreError::NameTaken(name) => {
                 ApiError::Conflict(format!("the name {name:?} is taken"))
             }
+            StoreError::Conflict { game, .. } => ApiError::Conflict(format!(
+                "game {game} changed meanwhile: look at it again and retry"
+            )),
             other => ApiError::Internal(format!("storage: {other}")),
         }
     }

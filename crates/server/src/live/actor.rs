@@ -206,6 +206,9 @@ pub fn spawn(
 ) -> GameHandle {
     let persisted = game.events().len();
     if let Start::Recovering { down_since } = start {
+        // An adjourned game whose time to resume came while the server was down
+        // resumes now, not back then: nobody was charged for the outage.
+        let _ = game.resume_overdue(now_ms());
         if game.finish().is_none() && game.clock().running().is_some() && !game.clock().is_paused()
         {
             // Stop the clock when the server stopped (its last heartbeat, or the

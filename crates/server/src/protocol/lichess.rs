@@ -395,7 +395,7 @@ pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
         }
         None => json!({ "type": "unlimited" }),
     };
-    json!({
+    let mut challenge = json!({
         "id": c.id,
         "url": format!("/{}", c.id),
         "status": "created",
@@ -412,7 +412,12 @@ pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "direction": direction,
         "ruleset": c.terms.ruleset.name(),
         "rematchOf": c.terms.rematch_of,
-    })
+    });
+    // Accepting the challenge accepts its arbiters: the opponent sees them.
+    if !c.terms.arbiter_names.is_empty() {
+        challenge["arbiters"] = json!(c.terms.arbiter_names);
+    }
+    challenge
 }
 
 /// A challenge that was answered, as its event says it: `declined` or `canceled`.

@@ -245,6 +245,8 @@ fn listed(view: &View) -> Value {
         "ruleset": info.setup.ruleset.name(),
         "timeControl": info.setup.time_control.to_string(),
         "needsArbiter": view.pending.needs_arbiter(),
+        // How old the state's clocks are, ms: the running one has run as long.
+        "age": crate::live::view::now_ms().saturating_sub(view.at),
         "state": lichess::game_state(view),
     })
 }
@@ -254,7 +256,7 @@ fn listed(view: &View) -> Value {
 /// (with the last finished ones); those waiting for a decision first.
 #[utoipa::path(get, path = "/api/arbiter/games", tag = "arbiter",
     responses(
-        (status = 200, description = "`{arbiter, games: [{id, white, black, ruleset, timeControl, needsArbiter, state}]}`; `arbiter`: whether the caller holds the right", body = Object),
+        (status = 200, description = "`{arbiter, games: [{id, white, black, ruleset, timeControl, needsArbiter, age, state}]}`; `arbiter`: whether the caller holds the right; `age`: how many ms ago the state's clocks were read (the running one has run as long since)", body = Object),
         (status = 401, description = "Not signed in", body = ErrorBody)))]
 async fn games(
     State(arbiters): State<Arc<Arbiters>>,

@@ -239,8 +239,12 @@ async fn claim_flag(
 /// The move stays secret from the opponent and spectators, in streams and
 /// exports, until the envelope is opened at the resumption; the clocks stop.
 /// An illegal or ambiguous sealed move loses then (Guidelines I.8).
-#[utoipa::path(post, path = "/api/board/game/{id}/seal/{move}", tag = "board",
-    params(("id" = String, Path, description = "The game"), ("move" = String, Path, description = "The sealed move, in SAN or UCI, as written on the scoresheet")),
+///
+/// The move goes in the body (field `move`), not the address, so that it is not
+/// written in request logs on its way.
+#[utoipa::path(post, path = "/api/board/game/{id}/seal", tag = "board",
+    params(("id" = String, Path, description = "The game")),
+    request_body(content((SealForm = "application/x-www-form-urlencoded"), (SealForm = "application/json"))),
     responses(
         (status = 200, description = "Sealed: the game is adjourned", body = OkBody),
         (status = 400, description = "The ruleset has no adjournment, or it is not your move", body = ErrorBody),
@@ -249,9 +253,24 @@ async fn seal(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
-    Path((id, text)): Path<(String, String)>,
+    Path(id): Path<String>,
+    Fields(form): Fields<SealForm>,
 ) -> Result<Json<Value>, ApiError> {
+    let text = form.text.trim().to_string();
+    if text.is_empty() || text.len() > 16 {
+        return Err(ApiError::BadRequest(
+            "move: write the sealed move (SAN or UCI)".into(),
+        ));
+    }
     act(&games, &limits, &id, user.id, Action::Seal { text }).await
+}
+
+/// The sealed move.
+#[derive(Deserialize, ToSchema)]
+pub struct SealForm {
+    /// The move as written on the scoresheet, in SAN or UCI.
+    #[serde(rename = "move", default)]
+    pub text: String,
 }
 
 /// When to resume an adjourned game.
@@ -412,6 +431,7 @@ async fn rematch(
                     chess960: setup.chess960,
                     // The rematch is arbitrated by the same arbiters.
                     arbiters: arbiters.named(&id).await?,
+                    arbiter_names: Vec::new(),
                 },
                 created_at: now_ms(),
             };

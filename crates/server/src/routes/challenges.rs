@@ -24,6 +24,7 @@ use crate::routes::docs::{ok, ErrorBody, OkBody};
 use crate::routes::session::Authed;
 use crate::routes::terms::{self, ChallengeForm};
 use crate::services::accounts::{is_guest, Accounts};
+use crate::services::arbiters::Arbiters;
 use crate::services::challenges::{Cancelled, Challenges};
 use crate::services::computer::Computer;
 use crate::services::games::Games;
@@ -79,24 +80,36 @@ fn new_challenge(
             fen,
             chess960,
             arbiters: Vec::new(),
+            arbiter_names: Vec::new(),
         },
         created_at: now_ms(),
     })
 }
 
-/// The accounts named in a challenge's `arbiters` field: each must exist and
-/// play no part in the game.
+/// The accounts named in a challenge's `arbiters` field (ids and names): each
+/// must exist and play no part in the game, and a rated game's arbiters must
+/// hold the operator's arbiter right (a player cannot appoint the judge of a
+/// result that counts).
 async fn named_arbiters(
     accounts: &Accounts,
-    names: Option<&str>,
+    arbiters: &Arbiters,
+    form: &ChallengeForm,
     players: &[&User],
-) -> Result<Vec<i64>, ApiError> {
-    let mut ids = Vec::new();
-    for name in names
+) -> Result<(Vec<i64>, Vec<String>), ApiError> {
+    let names: Vec<&str> = form
+        .arbiters
+        .as_deref()
         .unwrap_or_default()
         .split([',', ' '])
         .filter(|n| !n.is_empty())
-    {
+        .collect();
+    if names.len() > 5 {
+        return Err(ApiError::BadRequest("arbiters: at most 5".into()));
+    }
+    let rated = form.rated.unwrap_or(false);
+    let mut ids = Vec::new();
+    let mut shown = Vec::new();
+    for name in names {
         let user = accounts
             .by_name(name)
             .await?
@@ -107,14 +120,18 @@ async fn named_arbiters(
                 user.name
             )));
         }
+        if rated && !arbiters.is_arbiter(user.id).await? {
+            return Err(ApiError::BadRequest(format!(
+                "arbiters: {} may not arbitrate a rated game (only accounts the operator made arbiters may)",
+                user.name
+            )));
+        }
         if !ids.contains(&user.id) {
             ids.push(user.id);
+            shown.push(user.name);
         }
     }
-    if ids.len() > 5 {
-        return Err(ApiError::BadRequest("arbiters: at most 5".into()));
-    }
-    Ok(ids)
+    Ok((ids, shown))
 }
 
 /// Challenges a user to a game: the challenged player hears of it on their event
@@ -130,6 +147,7 @@ async fn named_arbiters(
         (status = 429, description = "Too many challenges (made lately, or waiting for or from either player)", body = ErrorBody)))]
 async fn create(
     State(accounts): State<Arc<Accounts>>,
+    State(arbiters): State<Arc<Arbiters>>,
     State(challenges): State<Arc<Challenges>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -140,9 +158,10 @@ async fn create(
     if dest.id == user.id {
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
-    let arbiters = named_arbiters(&accounts, form.arbiters.as_deref(), &[&user, &dest]).await?;
+    let (ids, names) = named_arbiters(&accounts, &arbiters, &form, &[&user, &dest]).await?;
     let mut challenge = new_challenge(&limits, user, Some(dest), form)?;
-    challenge.terms.arbiters = arbiters;
+    challenge.terms.arbiters = ids;
+    challenge.terms.arbiter_names = names;
     let answer = lichess::challenge_json(&challenge, "out");
     challenges.offer(challenge).await?;
     Ok(Json(answer))
@@ -157,14 +176,16 @@ async fn create(
         (status = 400, description = "A wrong field, named", body = ErrorBody)))]
 async fn open(
     State(accounts): State<Arc<Accounts>>,
+    State(arbiters): State<Arc<Arbiters>>,
     State(challenges): State<Arc<Challenges>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
     Fields(form): Fields<ChallengeForm>,
 ) -> Result<Json<Value>, ApiError> {
-    let arbiters = named_arbiters(&accounts, form.arbiters.as_deref(), &[&user]).await?;
+    let (ids, names) = named_arbiters(&accounts, &arbiters, &form, &[&user]).await?;
     let mut challenge = new_challenge(&limits, user, None, form)?;
-    challenge.terms.arbiters = arbiters;
+    challenge.terms.arbiters = ids;
+    challenge.terms.arbiter_names = names;
     let mut answer = lichess::challenge_json(&challenge, "out");
     answer["url"] = json!(format!("/challenge/{}", challenge.id));
     challenges.offer(challenge).await?;

@@ -16,7 +16,7 @@ use crate::services::games::{Found, Games};
 pub const ARBITER_RIGHT: &str = "arbiter";
 
 /// Finished games a named arbiter still sees in the list (to correct a result).
-const FINISHED_LISTED: usize = 10;
+const FINISHED_LISTED: u32 = 10;
 
 /// The arbiters of a server's games.
 pub struct Arbiters {
@@ -105,22 +105,17 @@ impl Arbiters {
                     .filter(|v| v.info.color_of(user.id).is_none()),
             );
         }
-        let mut finished = 0;
-        for id in self.store.arbitrated_games(user.id).await? {
+        for (id, _) in self
+            .store
+            .arbitrated_games(user.id, FINISHED_LISTED)
+            .await?
+        {
             if views.iter().any(|v| v.id() == id) {
                 continue;
             }
-            let view = match self.games.find(&id).await {
-                Ok(found) => found.view(),
-                Err(_) => continue,
-            };
-            if view.finish.is_some() {
-                if finished == FINISHED_LISTED {
-                    continue;
-                }
-                finished += 1;
+            if let Ok(found) = self.games.find(&id).await {
+                views.push(found.view());
             }
-            views.push(view);
         }
         views.sort_by_key(|v| {
             (
