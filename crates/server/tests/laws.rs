@@ -5,43 +5,13 @@ use super::*;
 /// A fide-rapid game of `limit` seconds a side between Anna (White) and Boris,
 /// its id.
 async fn rapid_game(server: &Server, anna: &str, boris: &str, limit: &str) -> String {
-    let client = reqwest::Client::new();
-    let (status, challenge) = post(
-        &client,
-        server.url("/api/challenge/Boris"),
-        anna,
-        &[
-            ("clock.limit", limit),
-            ("clock.increment", "0"),
-            ("color", "white"),
-            ("ruleset", "fide-rapid"),
-        ],
-    )
-    .await;
-    assert_eq!(status, 200, "{challenge}");
-    let id = challenge["id"].as_str().unwrap().to_string();
-    let (status, body) = post(
-        &client,
-        server.url(&format!("/api/challenge/{id}/accept")),
-        boris,
-        &[],
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    id
-}
-
-/// A game as `/game/export/{id}` gives it in JSON.
-async fn exported(server: &Server, id: &str) -> Value {
-    reqwest::Client::new()
-        .get(server.url(&format!("/game/export/{id}")))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    let form = [
+        ("clock.limit", limit),
+        ("clock.increment", "0"),
+        ("color", "white"),
+        ("ruleset", "fide-rapid"),
+    ];
+    boris_accepts(server, anna, boris, &form).await
 }
 
 #[tokio::test]

@@ -4,34 +4,23 @@
 
 use super::*;
 
-/// A fide-standard game (10 min + 0) with White Anna against Boris, `arbiters`
-/// named by Anna; its id.
-async fn arbitrated_game(server: &Server, anna: &str, boris: &str, arbiters: &str) -> String {
-    let client = reqwest::Client::new();
-    let (status, challenge) = post(
-        &client,
-        server.url("/api/challenge/Boris"),
-        anna,
-        &[
-            ("clock.limit", "600"),
-            ("clock.increment", "0"),
-            ("color", "white"),
-            ("ruleset", "fide-standard"),
-            ("arbiters", arbiters),
-        ],
-    )
-    .await;
-    assert_eq!(status, 200, "{challenge}");
-    let id = challenge["id"].as_str().unwrap().to_string();
-    let (status, body) = post(
-        &client,
-        server.url(&format!("/api/challenge/{id}/accept")),
-        boris,
-        &[],
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    id
+/// A fide-standard game of `limit` seconds and no increment, White Anna
+/// against Boris, `arbiters` named by Anna; its id.
+async fn arbitrated(
+    server: &Server,
+    anna: &str,
+    boris: &str,
+    limit: &str,
+    arbiters: &str,
+) -> String {
+    let form = [
+        ("clock.limit", limit),
+        ("clock.increment", "0"),
+        ("color", "white"),
+        ("ruleset", "fide-standard"),
+        ("arbiters", arbiters),
+    ];
+    boris_accepts(server, anna, boris, &form).await
 }
 
 async fn play(server: &Server, id: &str, token: &str, mv: &str) {
@@ -59,18 +48,6 @@ async fn arbiter(
         form,
     )
     .await
-}
-
-async fn export(server: &Server, id: &str) -> Value {
-    reqwest::Client::new()
-        .get(server.url(&format!("/game/export/{id}")))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
 }
 
 async fn pgn(server: &Server, id: &str) -> String {
@@ -113,7 +90,7 @@ async fn art_12_a_named_arbiter_acts_and_nobody_else_can() {
     let ruth = user_with_token(&db, "Ruth").await;
     let olga = user_with_token(&db, "Olga").await;
     let server = Server::start(&db).await;
-    let id = arbitrated_game(&server, &anna, &boris, "Ruth").await;
+    let id = arbitrated(&server, &anna, &boris, "600", "Ruth").await;
     play(&server, &id, &anna, "e2e4").await;
     play(&server, &id, &boris, "e7e5").await;
 
@@ -179,7 +156,7 @@ async fn art_12_a_named_arbiter_acts_and_nobody_else_can() {
     // The position set back one half-move (Art. 7): Black is to move again.
     let (status, body) = arbiter(&server, &id, &ruth, "set-back", &[("plies", "1")]).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(export(&server, &id).await["moves"], "e2e4");
+    assert_eq!(exported(&server, &id).await["moves"], "e2e4");
     play(&server, &id, &boris, "c7c5").await;
 
     // Both lose (0-0): a score PGN cannot write, shown as `score`.
@@ -192,7 +169,7 @@ async fn art_12_a_named_arbiter_acts_and_nobody_else_can() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    let game = export(&server, &id).await;
+    let game = exported(&server, &id).await;
     assert_eq!(game["score"], "0-0", "{game}");
     assert!(game["winner"].is_null());
     let text = pgn(&server, &id).await;
@@ -218,7 +195,7 @@ async fn art_12_a_named_arbiter_acts_and_nobody_else_can() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    let game = export(&server, &id).await;
+    let game = exported(&server, &id).await;
     assert!(game["score"].is_null(), "{game}");
     assert!(pgn(&server, &id).await.contains("[Result \"1/2-1/2\"]"));
     let (status, _) = arbiter(&server, &id, &olga, "correct-result", &[("result", "1-0")]).await;
@@ -237,7 +214,7 @@ async fn art_12_an_operators_arbiter_sees_every_game_and_can_forfeit_a_player() 
         assert!(store.grant_right(olga_id, "arbiter", 0).await.unwrap());
     }
     let server = Server::start(&db).await;
-    let id = arbitrated_game(&server, &anna, &boris, "").await;
+    let id = arbitrated(&server, &anna, &boris, "600", "").await;
     play(&server, &id, &anna, "e2e4").await;
     let list: Value = reqwest::Client::new()
         .get(server.url("/api/arbiter/games"))
@@ -274,7 +251,7 @@ async fn art_12_an_operators_arbiter_sees_every_game_and_can_forfeit_a_player() 
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    let game = export(&server, &id).await;
+    let game = exported(&server, &id).await;
     assert_eq!(game["winner"], "white", "{game}");
 }
 
@@ -285,7 +262,7 @@ async fn guidelines_i_a_sealed_move_stays_secret_until_the_agreed_resumption() {
     let boris = user_with_token(&db, "Boris").await;
     let ruth = user_with_token(&db, "Ruth").await;
     let server = Server::start(&db).await;
-    let id = arbitrated_game(&server, &anna, &boris, "Ruth").await;
+    let id = arbitrated(&server, &anna, &boris, "600", "Ruth").await;
     play(&server, &id, &anna, "e2e4").await;
     play(&server, &id, &boris, "e7e5").await;
     // The arbiter adjourns: White must seal instead of moving.
@@ -337,31 +314,8 @@ async fn guidelines_i_a_sealed_move_stays_secret_until_the_agreed_resumption() {
     let state = listed_state(&server, &ruth, &id).await;
     assert_eq!(state["adjourned"]["resumeAt"].to_string(), at, "{state}");
     tokio::time::sleep(Duration::from_millis(2_000)).await;
-    assert_eq!(export(&server, &id).await["moves"], "e2e4 e7e5 g1f3");
+    assert_eq!(exported(&server, &id).await["moves"], "e2e4 e7e5 g1f3");
     play(&server, &id, &boris, "b8c6").await;
-}
-
-/// A fide-standard game of `limit` seconds and no increment, Ruth its arbiter.
-async fn short_game(server: &Server, anna: &str, boris: &str, limit: &str) -> String {
-    let (status, challenge) = post(
-        &reqwest::Client::new(),
-        server.url("/api/challenge/Boris"),
-        anna,
-        &[
-            ("clock.limit", limit),
-            ("clock.increment", "0"),
-            ("color", "white"),
-            ("ruleset", "fide-standard"),
-            ("arbiters", "Ruth"),
-        ],
-    )
-    .await;
-    assert_eq!(status, 200, "{challenge}");
-    let id = challenge["id"].as_str().unwrap().to_string();
-    let url = server.url(&format!("/api/challenge/{id}/accept"));
-    let (status, body) = post(&reqwest::Client::new(), url, boris, &[]).await;
-    assert_eq!(status, 200, "{body}");
-    id
 }
 
 #[tokio::test]
@@ -372,7 +326,7 @@ async fn guidelines_iii_claims_wait_for_the_arbiters_decision() {
     let ruth = user_with_token(&db, "Ruth").await;
     let server = Server::start(&db).await;
     let client = reqwest::Client::new();
-    let id = short_game(&server, &anna, &boris, "90").await;
+    let id = arbitrated(&server, &anna, &boris, "90", "Ruth").await;
     play(&server, &id, &anna, "e2e4").await;
     play(&server, &id, &boris, "e7e5").await;
     // Under two minutes, White claims Black cannot win by normal means (III.5).
@@ -435,15 +389,15 @@ async fn art_6_7_the_arbiter_forfeits_an_absent_player_and_can_void_a_game() {
     let boris = user_with_token(&db, "Boris").await;
     let ruth = user_with_token(&db, "Ruth").await;
     let server = Server::start(&db).await;
-    let id = short_game(&server, &anna, &boris, "600").await;
+    let id = arbitrated(&server, &anna, &boris, "600", "Ruth").await;
     // White never moves: forfeited (the default time of fide-standard is 0).
     let (status, body) = arbiter(&server, &id, &ruth, "forfeit", &[("color", "white")]).await;
     assert_eq!(status, 200, "{body}");
-    let game = export(&server, &id).await;
+    let game = exported(&server, &id).await;
     assert_eq!(game["status"], "noStart", "{game}");
     assert_eq!(game["winner"], "black");
     // Another game, voided by the arbiter.
-    let id = short_game(&server, &anna, &boris, "600").await;
+    let id = arbitrated(&server, &anna, &boris, "600", "Ruth").await;
     play(&server, &id, &anna, "e2e4").await;
     let (status, body) = arbiter(&server, &id, &ruth, "void", &[("reason", "wrong pairing")]).await;
     assert_eq!(status, 200, "{body}");
@@ -454,7 +408,7 @@ async fn art_6_7_the_arbiter_forfeits_an_absent_player_and_can_void_a_game() {
         "{text}"
     );
     // The arbiter sets the time an adjourned game resumes.
-    let id = short_game(&server, &anna, &boris, "600").await;
+    let id = arbitrated(&server, &anna, &boris, "600", "Ruth").await;
     play(&server, &id, &anna, "e2e4").await;
     let url = server.url(&format!("/api/board/game/{id}/seal"));
     let (status, body) = post(&reqwest::Client::new(), url, &boris, &[("move", "e5")]).await;
@@ -463,7 +417,7 @@ async fn art_6_7_the_arbiter_forfeits_an_absent_player_and_can_void_a_game() {
     let (status, body) = arbiter(&server, &id, &ruth, "resume-adjourned", &[("at", &at)]).await;
     assert_eq!(status, 200, "{body}");
     tokio::time::sleep(Duration::from_millis(1_300)).await;
-    assert_eq!(export(&server, &id).await["moves"], "e2e4 e7e5");
+    assert_eq!(exported(&server, &id).await["moves"], "e2e4 e7e5");
 }
 
 #[tokio::test]

@@ -107,6 +107,43 @@ async fn read_lines(resp: reqwest::Response, mut done: impl FnMut(&Value) -> boo
     }
 }
 
+/// A challenge from `challenger` to Boris with `form`, accepted by Boris; the
+/// game's id.
+async fn boris_accepts(
+    server: &Server,
+    challenger: &str,
+    boris: &str,
+    form: &[(&str, &str)],
+) -> String {
+    let client = reqwest::Client::new();
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        challenger,
+        form,
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    let id = challenge["id"].as_str().unwrap().to_string();
+    let url = server.url(&format!("/api/challenge/{id}/accept"));
+    let (status, body) = post(&client, url, boris, &[]).await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+/// A game as `/game/export/{id}` gives it in JSON.
+async fn exported(server: &Server, id: &str) -> Value {
+    reqwest::Client::new()
+        .get(server.url(&format!("/game/export/{id}")))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 async fn challenge_and_accept(
     server: &Server,
     client: &reqwest::Client,
