@@ -1,0 +1,3 @@
+//! Tournament tests: TRF files, pairing systems, standings.
+
+mod trf;
