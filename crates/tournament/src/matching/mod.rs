@@ -1,0 +1,644 @@
+//! Maximum-weight matching in a general graph (Edmonds' blossom algorithm with
+//! dual variables, O(n³)).
+//!
+//! Swiss pairing is a matching problem: players are vertices, allowed games are
+//! edges, and every pairing criterion becomes a band of bits in the edge weight,
+//! higher criteria in higher bits, so that the heaviest matching is the best
+//! pairing. Weights are integers; with integer weights every dual variable stays an
+//! integer when the weights are even, which `maximum_matching` arranges by doubling.
+
+pub mod wide;
+
+/// The arithmetic the algorithm needs from a weight type.
+pub trait Weight: Copy + Ord + std::fmt::Debug {
+    /// Zero.
+    fn zero() -> Self;
+    /// `self + rhs`.
+    fn plus(&self, rhs: &Self) -> Self;
+    /// `self - rhs` (never below zero where the algorithm uses it).
+    fn minus(&self, rhs: &Self) -> Self;
+    /// `self / 2`, exact where the algorithm uses it.
+    fn halved(&self) -> Self;
+}
+
+impl Weight for u64 {
+    fn zero() -> Self {
+        0
+    }
+    fn plus(&self, rhs: &Self) -> Self {
+        self + rhs
+    }
+    fn minus(&self, rhs: &Self) -> Self {
+        self - rhs
+    }
+    fn halved(&self) -> Self {
+        self / 2
+    }
+}
+
+impl<const N: usize> Weight for wide::Wide<N> {
+    fn zero() -> Self {
+        wide::Wide::ZERO
+    }
+    fn plus(&self, rhs: &Self) -> Self {
+        self.add(rhs)
+    }
+    fn minus(&self, rhs: &Self) -> Self {
+        self.sub(rhs)
+    }
+    fn halved(&self) -> Self {
+        self.half()
+    }
+}
+
+const NONE: usize = usize::MAX;
+
+/// Computes a maximum-weight matching of the graph on `vertices` vertices whose
+/// edges are `(u, v, weight)` with positive weights (zero-weight edges may be left
+/// out). Returns `mate[v]`, the vertex matched to `v`, or `None`.
+///
+/// Every weight must be even (callers shift their weights left by one bit), so
+/// that all dual variables stay integers.
+pub fn maximum_matching<W: Weight>(
+    vertices: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
+    if edges.is_empty() {
+        return vec![None; vertices];
+    }
+    let mut state = Blossoms::new(vertices, edges);
+    state.solve();
+    state
+        .mate
+        .iter()
+        .map(|&p| (p != NONE).then(|| state.endpoint[p]))
+        .collect()
+}
+
+/// The state of the primal-dual blossom algorithm. Vertices are `0..n`, blossoms
+/// `n..2n`; an "endpoint" `p` is one end of edge `p / 2`, `endpoint[p]` its vertex.
+struct Blossoms<'a, W: Weight> {
+    n: usize,
+    edges: &'a [(usize, usize, W)],
+    endpoint: Vec<usize>,
+    neighbours: Vec<Vec<usize>>,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    label_end: Vec<usize>,
+    in_blossom: Vec<usize>,
+    parent: Vec<usize>,
+    children: Vec<Vec<usize>>,
+    base: Vec<usize>,
+    endpoints: Vec<Vec<usize>>,
+    best_edge: Vec<usize>,
+    best_edges: Vec<Option<Vec<usize>>>,
+    unused: Vec<usize>,
+    dual: Vec<W>,
+    allowed: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl<'a, W: Weight> Blossoms<'a, W> {
+    fn new(n: usize, edges: &'a [(usize, usize, W)]) -> Self {
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        let mut neighbours = vec![Vec::new(); n];
+        for (k, &(i, j, _)) in edges.iter().enumerate() {
+            endpoint.push(i);
+            endpoint.push(j);
+            neighbours[i].push(2 * k + 1);
+            neighbours[j].push(2 * k);
+        }
+        let max_weight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
+        let mut dual = vec![max_weight; n];
+        dual.extend(std::iter::repeat_n(W::zero(), n));
+        Blossoms {
+            n,
+            edges,
+            endpoint,
+            neighbours,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            label_end: vec![NONE; 2 * n],
+            in_blossom: (0..n).collect(),
+            parent: vec![NONE; 2 * n],
+            children: vec![Vec::new(); 2 * n],
+            base: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            endpoints: vec![Vec::new(); 2 * n],
+            best_edge: vec![NONE; 2 * n],
+            best_edges: vec![None; 2 * n],
+            unused: (n..2 * n).rev().collect(),
+            dual,
+            allowed: vec![false; edges.len()],
+            queue: Vec::new(),
+        }
+    }
+
+    /// `dual[i] + dual[j] - 2 w` for edge `k`.
+    fn slack(&self, k: usize) -> W {
+        let (i, j, w) = self.edges[k];
+        self.dual[i].plus(&self.dual[j]).minus(&w.plus(&w))
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &child in &self.children[b] {
+                self.leaves(child, out);
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.leaves(b, &mut out);
+        out
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.in_blossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.label_end[w] = p;
+        self.label_end[b] = p;
+        self.best_edge[w] = NONE;
+        self.best_edge[b] = NONE;
+        if t == 1 {
+            let leaves = self.leaves_of(b);
+            self.queue.extend(leaves);
+        } else {
+            let base = self.base[b];
+            let mate = self.mate[base];
+            self.assign_label(self.endpoint[mate], 1, mate ^ 1);
+        }
+    }
+
+    /// Traces back from `v` and `w` to find a new blossom's base, or `NONE` if
+    /// the two paths reach different roots (an augmenting path).
+    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let (mut v, mut w) = (v, w);
+        while v != NONE || w != NONE {
+            let mut b = self.in_blossom[v];
+            if self.label[b] & 4 != 0 {
+                base = self.base[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.label_end[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.endpoint[self.label_end[b]];
+                b = self.in_blossom[v];
+                v = self.endpoint[self.label_end[b]];
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (mut v, mut w, _) = self.edges[k];
+        let bb = self.in_blossom[base];
+        let mut bv = self.in_blossom[v];
+        let mut bw = self.in_blossom[w];
+        let b = self.unused.pop().expect("blossom ids are enough");
+        self.base[b] = base;
+        self.parent[b] = NONE;
+        self.parent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.parent[bv] = b;
+            path.push(bv);
+            endps.push(self.label_end[bv]);
+            v = self.endpoint[self.label_end[bv]];
+            bv = self.in_blossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push(2 * k);
+        while bw != bb {
+            self.parent[bw] = b;
+            path.push(bw);
+            endps.push(self.label_end[bw] ^ 1);
+            w = self.endpoint[self.label_end[bw]];
+            bw = self.in_blossom[w];
+        }
+        self.children[b] = path;
+        self.endpoints[b] = endps;
+        self.label[b] = 1;
+        self.label_end[b] = self.label_end[bb];
+        self.dual[b] = W::zero();
+        for leaf in self.leaves_of(b) {
+            if self.label[self.in_blossom[leaf]] == 2 {
+                self.queue.push(leaf);
+            }
+            self.in_blossom[leaf] = b;
+        }
+        // The least-slack edges from the new blossom to other S-blossoms.
+        let mut best_to = vec![NONE; 2 * self.n];
+        let children = self.children[b].clone();
+        for bv in children {
+            let lists: Vec<Vec<usize>> = match self.best_edges[bv].take() {
+                Some(list) => vec![list],
+                None => self
+                    .leaves_of(bv)
+                    .into_iter()
+                    .map(|leaf| self.neighbours[leaf].iter().map(|&p| p / 2).collect())
+                    .collect(),
+            };
+            for list in lists {
+                for k in list {
+                    let (mut i, mut j, _) = self.edges[k];
+                    if self.in_blossom[j] == b {
+                        std::mem::swap(&mut i, &mut j);
+                    }
+                    let bj = self.in_blossom[j];
+                    if bj != b
+                        && self.label[bj] == 1
+                        && (best_to[bj] == NONE || self.slack(k) < self.slack(best_to[bj]))
+                    {
+                        best_to[bj] = k;
+                    }
+                }
+            }
+            self.best_edge[bv] = NONE;
+        }
+        let list: Vec<usize> = best_to.into_iter().filter(|&k| k != NONE).collect();
+        self.best_edge[b] = NONE;
+        for &k in &list {
+            if self.best_edge[b] == NONE || self.slack(k) < self.slack(self.best_edge[b]) {
+                self.best_edge[b] = k;
+            }
+        }
+        self.best_edges[b] = Some(list);
+    }
+
+    fn expand_blossom(&mut self, b: usize, end_stage: bool) {
+        let children = self.children[b].clone();
+        for &s in &children {
+            self.parent[s] = NONE;
+            if s < self.n {
+                self.in_blossom[s] = s;
+            } else if end_stage && self.dual[s] == W::zero() {
+                self.expand_blossom(s, end_stage);
+            } else {
+                for leaf in self.leaves_of(s) {
+                    self.in_blossom[leaf] = s;
+                }
+            }
+        }
+        if !end_stage && self.label[b] == 2 {
+            // Relabel the children on the path from the entry child to the base.
+            let entry = self.in_blossom[self.endpoint[self.label_end[b] ^ 1]];
+            let len = children.len() as isize;
+            let at = |i: isize| i.rem_euclid(len) as usize;
+            let endps = self.endpoints[b].clone();
+            let mut j = children
+                .iter()
+                .position(|&c| c == entry)
+                .expect("entry child") as isize;
+            let (step, trick): (isize, usize) = if j & 1 != 0 {
+                j -= len;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let mut p = self.label_end[b];
+            while j != 0 {
+                self.label[self.endpoint[p ^ 1]] = 0;
+                let q = endps[at(j - trick as isize)] ^ trick ^ 1;
+                self.label[self.endpoint[q]] = 0;
+                self.assign_label(self.endpoint[p ^ 1], 2, p);
+                self.allowed[endps[at(j - trick as isize)] / 2] = true;
+                j += step;
+                p = endps[at(j - trick as isize)] ^ trick;
+                self.allowed[p / 2] = true;
+                j += step;
+            }
+            let bv = children[at(j)];
+            let v = self.endpoint[p ^ 1];
+            self.label[v] = 2;
+            self.label[bv] = 2;
+            self.label_end[v] = p;
+            self.label_end[bv] = p;
+            self.best_edge[bv] = NONE;
+            j += step;
+            while children[at(j)] != entry {
+                let bv = children[at(j)];
+                if self.label[bv] == 1 {
+                    j += step;
+                    continue;
+                }
+                let reached = self.leaves_of(bv).into_iter().find(|&v| self.label[v] != 0);
+                if let Some(v) = reached {
+                    self.label[v] = 0;
+                    let mate = self.mate[self.base[bv]];
+                    self.label[self.endpoint[mate]] = 0;
+                    self.assign_label(v, 2, self.label_end[v]);
+                }
+                j += step;
+            }
+        }
+        self.label[b] = 0;
+        self.label_end[b] = NONE;
+        self.children[b].clear();
+        self.endpoints[b].clear();
+        self.base[b] = NONE;
+        self.best_edges[b] = None;
+        self.best_edge[b] = NONE;
+        self.unused.push(b);
+    }
+
+    /// Swaps matched and unmatched edges inside blossom `b` so that `v` becomes
+    /// its base.
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.parent[t] != b {
+            t = self.parent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.children[b].len() as isize;
+        let at = |i: isize| i.rem_euclid(len) as usize;
+        let i = self.children[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child") as isize;
+        let mut j = i;
+        let (step, trick): (isize, usize) = if i & 1 != 0 {
+            j -= len;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        while j != 0 {
+            j += step;
+            let t = self.children[b][at(j)];
+            let p = self.endpoints[b][at(j - trick as isize)] ^ trick;
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p]);
+            }
+            j += step;
+            let t = self.children[b][at(j)];
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p ^ 1]);
+            }
+            self.mate[self.endpoint[p]] = p ^ 1;
+            self.mate[self.endpoint[p ^ 1]] = p;
+        }
+        self.children[b].rotate_left(i as usize);
+        self.endpoints[b].rotate_left(i as usize);
+        self.base[b] = self.base[self.children[b][0]];
+        debug_assert_eq!(self.base[b], v);
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w, _) = self.edges[k];
+        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
+            loop {
+                let bs = self.in_blossom[s];
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.label_end[bs] == NONE {
+                    break;
+                }
+                let t = self.endpoint[self.label_end[bs]];
+                let bt = self.in_blossom[t];
+                s = self.endpoint[self.label_end[bt]];
+                let j = self.endpoint[self.label_end[bt] ^ 1];
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.label_end[bt];
+                p = self.label_end[bt] ^ 1;
+            }
+        }
+    }
+
+    fn solve(&mut self) {
+        let n = self.n;
+        for _ in 0..n {
+            self.label.iter_mut().for_each(|l| *l = 0);
+            self.best_edge.iter_mut().for_each(|e| *e = NONE);
+            for b in n..2 * n {
+                self.best_edges[b] = None;
+            }
+            self.allowed.iter_mut().for_each(|a| *a = false);
+            self.queue.clear();
+            for v in 0..n {
+                if self.mate[v] == NONE && self.label[self.in_blossom[v]] == 0 {
+                    self.assign_label(v, 1, NONE);
+                }
+            }
+            let mut augmented = false;
+            loop {
+                while let Some(v) = self.queue.pop() {
+                    for index in 0..self.neighbours[v].len() {
+                        let p = self.neighbours[v][index];
+                        let k = p / 2;
+                        let w = self.endpoint[p];
+                        if self.in_blossom[v] == self.in_blossom[w] {
+                            continue;
+                        }
+                        let mut kslack = W::zero();
+                        if !self.allowed[k] {
+                            kslack = self.slack(k);
+                            if kslack == W::zero() {
+                                self.allowed[k] = true;
+                            }
+                        }
+                        if self.allowed[k] {
+                            if self.label[self.in_blossom[w]] == 0 {
+                                self.assign_label(w, 2, p ^ 1);
+                            } else if self.label[self.in_blossom[w]] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(base, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.label_end[w] = p ^ 1;
+                            }
+                        } else if self.label[self.in_blossom[w]] == 1 {
+                            let b = self.in_blossom[v];
+                            if self.best_edge[b] == NONE || kslack < self.slack(self.best_edge[b]) {
+                                self.best_edge[b] = k;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.best_edge[w] == NONE || kslack < self.slack(self.best_edge[w]))
+                        {
+                            self.best_edge[w] = k;
+                        }
+                    }
+                    if augmented {
+                        break;
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // No augmenting path with tight edges: change the duals.
+                let mut delta_type = 1;
+                let mut delta = *self.dual[..n].iter().min().expect("vertices");
+                let mut delta_edge = NONE;
+                let mut delta_blossom = NONE;
+                for v in 0..n {
+                    if self.label[self.in_blossom[v]] == 0 && self.best_edge[v] != NONE {
+                        let d = self.slack(self.best_edge[v]);
+                        if d < delta {
+                            delta = d;
+                            delta_type = 2;
+                            delta_edge = self.best_edge[v];
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.parent[b] == NONE && self.label[b] == 1 && self.best_edge[b] != NONE {
+                        let d = self.slack(self.best_edge[b]).halved();
+                        if d < delta {
+                            delta = d;
+                            delta_type = 3;
+                            delta_edge = self.best_edge[b];
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.base[b] != NONE
+                        && self.parent[b] == NONE
+                        && self.label[b] == 2
+                        && self.dual[b] < delta
+                    {
+                        delta = self.dual[b];
+                        delta_type = 4;
+                        delta_blossom = b;
+                    }
+                }
+                for v in 0..n {
+                    match self.label[self.in_blossom[v]] {
+                        1 => self.dual[v] = self.dual[v].minus(&delta),
+                        2 => self.dual[v] = self.dual[v].plus(&delta),
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.base[b] != NONE && self.parent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dual[b] = self.dual[b].plus(&delta),
+                            2 => self.dual[b] = self.dual[b].minus(&delta),
+                            _ => {}
+                        }
+                    }
+                }
+                match delta_type {
+                    1 => break,
+                    2 => {
+                        self.allowed[delta_edge] = true;
+                        let (mut i, j, _) = self.edges[delta_edge];
+                        if self.label[self.in_blossom[i]] == 0 {
+                            i = j;
+                        }
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        self.allowed[delta_edge] = true;
+                        self.queue.push(self.edges[delta_edge].0);
+                    }
+                    _ => self.expand_blossom(delta_blossom, false),
+                }
+            }
+            if !augmented {
+                break;
+            }
+            for b in n..2 * n {
+                if self.parent[b] == NONE
+                    && self.base[b] != NONE
+                    && self.label[b] == 1
+                    && self.dual[b] == W::zero()
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The best matching weight by trying everything (small graphs only).
+    fn brute_force(n: usize, weights: &[Vec<u64>], used: &mut Vec<bool>, from: usize) -> u64 {
+        let Some(v) = (from..n).find(|&v| !used[v]) else {
+            return 0;
+        };
+        used[v] = true;
+        let mut best = brute_force(n, weights, used, v + 1);
+        for u in v + 1..n {
+            if !used[u] && weights[v][u] > 0 {
+                used[u] = true;
+                best = best.max(weights[v][u] + brute_force(n, weights, used, v + 1));
+                used[u] = false;
+            }
+        }
+        used[v] = false;
+        best
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn matches_brute_force_on_random_graphs() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..3000 {
+            let n = 2 + (next() % 9) as usize;
+            let density = 1 + next() % 4;
+            let mut weights = vec![vec![0u64; n]; n];
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if next() % 4 < density {
+                        let w = 2 * (1 + next() % if case % 2 == 0 { 5 } else { 1000 });
+                        weights[i][j] = w;
+                        weights[j][i] = w;
+                        edges.push((i, j, w));
+                    }
+                }
+            }
+            let mate = maximum_matching(n, &edges);
+            let mut total = 0;
+            for (v, m) in mate.iter().enumerate() {
+                if let Some(u) = *m {
+                    assert_eq!(mate[u], Some(v), "case {case}: not symmetric");
+                    assert!(weights[v][u] > 0, "case {case}: not an edge");
+                    if v < u {
+                        total += weights[v][u];
+                    }
+                }
+            }
+            let best = brute_force(n, &weights, &mut vec![false; n], 0);
+            assert_eq!(total, best, "case {case}: {edges:?}");
+        }
+    }
+}
