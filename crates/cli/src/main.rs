@@ -51,6 +51,10 @@ enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(commands::admin::TokenCommand),
+    /// Organisers' tools on TRF files: pair a round (Dutch Swiss, round robin),
+    /// standings with FIDE tiebreaks, check a tournament, convert TRF and JSON.
+    #[command(subcommand)]
+    Tournament(commands::tournament::TournamentCommand),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +71,8 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
+        // Exit statuses of their own (2 for bad input), as pairing programs have.
+        Some(Command::Tournament(cmd)) => return commands::tournament::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -274,6 +274,10 @@ pub struct Tournament {
     /// Accelerations (`XXA`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accelerations: Vec<Acceleration>,
+    /// The Baku acceleration (C.04.5) is asked for (`192 FIDE_DUTCH_BAKU`) and
+    /// applies when no explicit accelerations are given.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub baku: bool,
     /// Other header lines, in file order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<Header>,
@@ -314,11 +318,140 @@ impl Tournament {
 
     /// The acceleration of `player` in `round` (1-based).
     pub fn acceleration(&self, player: PlayerId, round: usize) -> Points {
+        if self.accelerations.is_empty() && self.baku {
+            return self.baku_acceleration(player, round);
+        }
         self.accelerations
             .iter()
             .filter(|a| a.player == player)
             .filter_map(|a| a.points.get(round.wrapping_sub(1)).copied())
             .sum()
+    }
+
+    /// The Baku acceleration: the first half of the starting list (rounded up)
+    /// gets a win's worth in the first half of the accelerated rounds and a draw's
+    /// worth in the rest; the accelerated rounds are the first half of the
+    /// tournament (rounded up).
+    fn baku_acceleration(&self, player: PlayerId, round: usize) -> Points {
+        let Some(total) = self.total_rounds else {
+            return Points::ZERO;
+        };
+        let group = self.players.len().div_ceil(2);
+        let accelerated = (total as usize).div_ceil(2);
+        let full = accelerated.div_ceil(2);
+        if round == 0 || round > accelerated || player as usize > group {
+            Points::ZERO
+        } else if round <= full {
+            self.point_system.win
+        } else {
+            self.point_system.draw
+        }
+    }
+
+    /// The tournament as it stood when `round` (1-based) was about to be paired:
+    /// earlier rounds kept, and of `round` only the byes and absences announced
+    /// before the pairing. The initial colour is made explicit from the rounds
+    /// played, since round 1 alone would no longer show it.
+    pub fn before_round(&self, round: usize) -> Tournament {
+        let mut t = self.clone();
+        if t.initial_colour.is_none() {
+            t.initial_colour = Some(self.inferred_initial_colour());
+        }
+        let recorded = round <= self.rounds_played();
+        for player in &mut t.players {
+            let announced = match player.entry(round) {
+                Some(e @ Entry::Bye { bye }) if *bye != Bye::PairingAllocated => Some(*e),
+                // A blank cell in a round that was paired: the player was absent.
+                None if recorded => Some(Entry::Bye { bye: Bye::Absent }),
+                _ => None,
+            };
+            player.rounds.truncate(round.saturating_sub(1));
+            if announced.is_some() {
+                player.rounds.resize(round - 1, None);
+                player.rounds.push(announced);
+            }
+            while player.rounds.last() == Some(&None) {
+                player.rounds.pop();
+            }
+        }
+        let points: Vec<Points> = t
+            .players
+            .iter()
+            .map(|p| t.score_after(p, round.saturating_sub(1)))
+            .collect();
+        for (player, points) in t.players.iter_mut().zip(points) {
+            player.points = points;
+        }
+        t
+    }
+
+    /// The colour of the top seed in round 1 as the rounds played show it: the
+    /// highest-ranked player listed with a colour in the first round that has
+    /// colours, the colour reversed once for each player passed over.
+    pub fn inferred_initial_colour(&self) -> Colour {
+        if let Some(colour) = self.initial_colour {
+            return colour;
+        }
+        let rounds = self
+            .players
+            .iter()
+            .map(|p| p.rounds.len())
+            .max()
+            .unwrap_or(0);
+        for round in 1..=rounds {
+            if !self
+                .players
+                .iter()
+                .any(|p| matches!(p.entry(round), Some(Entry::Game { .. })))
+            {
+                continue;
+            }
+            let mut flip = false;
+            for player in &self.players {
+                // Only players who took part in a pairing so far count.
+                let paired = |r: usize| {
+                    matches!(
+                        player.entry(r),
+                        Some(
+                            Entry::Game { .. }
+                                | Entry::Bye {
+                                    bye: Bye::PairingAllocated
+                                }
+                        )
+                    )
+                };
+                if !(1..=round).any(paired) {
+                    continue;
+                }
+                if let Some(Entry::Game { colour, .. }) = player.entry(round) {
+                    return if flip { colour.opposite() } else { *colour };
+                }
+                flip = !flip;
+            }
+        }
+        Colour::White
+    }
+
+    /// The pairing the file records for `round`.
+    pub fn pairing_of(&self, round: usize) -> crate::pairing::Pairing {
+        let mut pairing = crate::pairing::Pairing::default();
+        for player in &self.players {
+            match player.entry(round) {
+                Some(Entry::Game {
+                    opponent,
+                    colour: Colour::White,
+                    ..
+                }) => pairing.boards.push(crate::pairing::Board {
+                    white: player.id,
+                    black: *opponent,
+                }),
+                Some(Entry::Bye {
+                    bye: Bye::PairingAllocated,
+                }) => pairing.bye = Some(player.id),
+                _ => {}
+            }
+        }
+        pairing
     }
 
     /// The same tournament cut after `rounds` rounds (entries of later rounds

@@ -51,9 +51,58 @@ pub enum PairingError {
     #[error("all {0} rounds have been paired")]
     TournamentOver(u32),
     /// No pairing satisfies the absolute criteria.
-    #[error("no pairing of round {0} satisfies the absolute criteria (no repeat games, colour limits)")]
+    #[error(
+        "no pairing of round {0} satisfies the absolute criteria (no repeat games, colour limits)"
+    )]
     Impossible(u32),
     /// The file is not a tournament of this system.
     #[error("{0}")]
     Invalid(String),
+}
+
+impl Pairing {
+    /// How `other` differs from this pairing, in words, or `None` if the two are
+    /// the same (board order aside).
+    pub fn difference(&self, other: &Pairing) -> Option<String> {
+        let board_of = |pairing: &Pairing, id: PlayerId| {
+            pairing
+                .boards
+                .iter()
+                .find(|b| b.white == id || b.black == id)
+                .copied()
+        };
+        let describe = |board: Option<Board>, pairing: &Pairing, id: PlayerId| match board {
+            Some(b) => format!("{} (White) - {} (Black)", b.white, b.black),
+            None if pairing.bye == Some(id) => format!("{id} gets the pairing-allocated bye"),
+            None => format!("{id} is not paired"),
+        };
+        for board in &self.boards {
+            if !other.boards.contains(board) {
+                let theirs = board_of(other, board.white);
+                return Some(format!(
+                    "the file has {}, the system pairs {}",
+                    describe(Some(*board), self, board.white),
+                    describe(theirs, other, board.white)
+                ));
+            }
+        }
+        for board in &other.boards {
+            if !self.boards.contains(board) {
+                return Some(format!(
+                    "the system pairs {}, the file has {}",
+                    describe(Some(*board), other, board.white),
+                    describe(board_of(self, board.white), self, board.white)
+                ));
+            }
+        }
+        if self.bye != other.bye {
+            return Some(match (self.bye, other.bye) {
+                (Some(a), Some(b)) => format!("the file gives the bye to {a}, the system to {b}"),
+                (Some(a), None) => format!("the file gives the bye to {a}, the system gives none"),
+                (None, Some(b)) => format!("the system gives the bye to {b}, the file gives none"),
+                (None, None) => unreachable!("byes differ"),
+            });
+        }
+        None
+    }
 }

@@ -52,14 +52,21 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     let mut tournament = Tournament::default();
     // Where each player's line is, to report cross-reference errors there.
     let mut player_lines: HashMap<PlayerId, usize> = HashMap::new();
-    for (index, raw) in text.lines().enumerate() {
+    let mut accelerated_groups = Vec::new();
+    // Lines end in LF, CRLF or (as some pairing programs write) a lone CR.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    for (index, raw) in text.split('\n').enumerate() {
         let number = index + 1;
-        let line: Vec<char> = raw.trim_end_matches('\r').chars().collect();
+        let line: Vec<char> = raw.chars().collect();
         if line.iter().all(|c| c.is_whitespace()) {
             continue;
         }
         if line.len() < 3 {
-            return Err(error(number, 1, "a line must start with a three-character code"));
+            return Err(error(
+                number,
+                1,
+                "a line must start with a three-character code",
+            ));
         }
         let code: String = line[..3].iter().collect();
         let value = columns(&line, 5, line.len().max(5)).trim_end().to_string();
@@ -70,13 +77,16 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                     return Err(error(
                         number,
                         5,
-                        format!("starting rank {} is already used on line {first}", player.id),
+                        format!(
+                            "starting rank {} is already used on line {first}",
+                            player.id
+                        ),
                     ));
                 }
                 tournament.players.push(player);
             }
             "012" => tournament.name = value.trim().to_string(),
-            "XXR" => {
+            "142" | "XXR" => {
                 let rounds = value.trim();
                 tournament.total_rounds = Some(match rounds.parse::<u32>() {
                     Ok(n) if n > 0 => n,
@@ -107,10 +117,29 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                     }
                 }
             }
-            "XXA" => tournament.accelerations.push(parse_acceleration(&line, number)?),
+            "152" => match value.trim() {
+                "W" | "w" => tournament.initial_colour = Some(Colour::White),
+                "B" | "b" => tournament.initial_colour = Some(Colour::Black),
+                other => {
+                    return Err(error(
+                        number,
+                        5,
+                        format!("152 expects W or B, not {other:?}"),
+                    ))
+                }
+            },
+            "162" => parse_point_values(&value, number, &mut tournament.point_system)?,
+            "250" => accelerated_groups.push(parse_accelerated_group(&line, number)?),
+            "XXA" => tournament
+                .accelerations
+                .push(parse_acceleration(&line, number)?),
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
                 let points = Points::parse(&value).ok_or_else(|| {
-                    error(number, 5, format!("{code} needs a number of points, not {:?}", value.trim()))
+                    error(
+                        number,
+                        5,
+                        format!("{code} needs a number of points, not {:?}", value.trim()),
+                    )
                 })?;
                 let system = &mut tournament.point_system;
                 match code.as_str() {
@@ -128,10 +157,28 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                     _ => system.pairing_bye = points,
                 }
             }
+            "192" => {
+                tournament.baku = value.trim().to_ascii_uppercase().ends_with("_BAKU");
+                tournament.headers.push(Header { code, value });
+            }
             _ => tournament.headers.push(Header { code, value }),
         }
     }
     tournament.players.sort_by_key(|p| p.id);
+    for group in accelerated_groups {
+        for player in group.players.0..=group.players.1 {
+            if tournament.player(player).is_none() {
+                continue;
+            }
+            let mut points = vec![Points::ZERO; group.rounds.1 as usize];
+            for round in group.rounds.0..=group.rounds.1 {
+                points[round as usize - 1] = group.points;
+            }
+            tournament
+                .accelerations
+                .push(Acceleration { player, points });
+        }
+    }
     check_cross_references(&tournament, &player_lines)?;
     Ok(tournament)
 }
@@ -150,20 +197,37 @@ fn parse_number<T: std::str::FromStr>(
     }
     trimmed.parse::<T>().map(Some).map_err(|_| {
         let offset = text.len() - text.trim_start().len();
-        error(number, from + offset, format!("{what} must be a number, not {trimmed:?}"))
+        error(
+            number,
+            from + offset,
+            format!("{what} must be a number, not {trimmed:?}"),
+        )
     })
 }
 
 fn parse_player(line: &[char], number: usize) -> Result<Player, TrfError> {
     let id = parse_number::<PlayerId>(line, number, 5, 8, "the starting rank")?
         .filter(|&id| id > 0)
-        .ok_or_else(|| error(number, 5, "a player line needs a starting rank in columns 5-8"))?;
+        .ok_or_else(|| {
+            error(
+                number,
+                5,
+                "a player line needs a starting rank in columns 5-8",
+            )
+        })?;
     let points_text = columns(line, 81, 84);
     let points = if points_text.trim().is_empty() {
         Points::ZERO
     } else {
         Points::parse(&points_text).ok_or_else(|| {
-            error(number, 81, format!("points must be a number like 4.5, not {:?}", points_text.trim()))
+            error(
+                number,
+                81,
+                format!(
+                    "points must be a number like 4.5, not {:?}",
+                    points_text.trim()
+                ),
+            )
         })?
     };
     let mut player = Player {
@@ -204,7 +268,11 @@ fn parse_entry(field: &str, number: usize, start: usize) -> Result<Option<Entry>
         0
     } else {
         opponent_text.parse().map_err(|_| {
-            error(number, start, format!("an opponent's starting rank must be a number, not {opponent_text:?}"))
+            error(
+                number,
+                start,
+                format!("an opponent's starting rank must be a number, not {opponent_text:?}"),
+            )
         })?
     };
     let colour = match at(5) {
@@ -212,7 +280,11 @@ fn parse_entry(field: &str, number: usize, start: usize) -> Result<Option<Entry>
         'b' | 'B' => Some(Colour::Black),
         '-' | ' ' => None,
         other => {
-            return Err(error(number, start + 5, format!("colour must be w, b or -, not {other:?}")))
+            return Err(error(
+                number,
+                start + 5,
+                format!("colour must be w, b or -, not {other:?}"),
+            ))
         }
     };
     let code = at(7);
@@ -252,7 +324,11 @@ fn parse_entry(field: &str, number: usize, start: usize) -> Result<Option<Entry>
         }
     };
     let colour = colour.ok_or_else(|| {
-        error(number, start + 5, format!("a game against {opponent} needs a colour, w or b"))
+        error(
+            number,
+            start + 5,
+            format!("a game against {opponent} needs a colour, w or b"),
+        )
     })?;
     Ok(Some(Entry::Game {
         opponent,
@@ -267,15 +343,115 @@ fn parse_acceleration(line: &[char], number: usize) -> Result<Acceleration, TrfE
     let player = words
         .next()
         .and_then(|w| w.parse::<PlayerId>().ok())
-        .ok_or_else(|| error(number, 5, "XXA needs a starting rank, then points per round"))?;
+        .ok_or_else(|| {
+            error(
+                number,
+                5,
+                "XXA needs a starting rank, then points per round",
+            )
+        })?;
     let mut points = Vec::new();
     for word in words {
         let column = text.find(word).map_or(5, |i| i + 1);
         points.push(Points::parse(word).ok_or_else(|| {
-            error(number, column, format!("acceleration must be points like 1.0, not {word:?}"))
+            error(
+                number,
+                column,
+                format!("acceleration must be points like 1.0, not {word:?}"),
+            )
         })?);
     }
     Ok(Acceleration { player, points })
+}
+
+/// TRF-2026 `162`: point values as letter/value pairs (`W 3.0  D 1.0  P 0.5`).
+fn parse_point_values(
+    value: &str,
+    number: usize,
+    system: &mut crate::points::PointSystem,
+) -> Result<(), TrfError> {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let [code, points] = pair else {
+            return Err(error(number, 5, "162 needs pairs of a letter and points"));
+        };
+        let points = Points::parse(points).ok_or_else(|| {
+            error(
+                number,
+                5,
+                format!("162: {points:?} is not a number of points"),
+            )
+        })?;
+        match *code {
+            "W" => {
+                if system.pairing_bye == system.win {
+                    system.pairing_bye = points;
+                }
+                system.win = points;
+            }
+            "D" => system.draw = points,
+            "L" => system.loss = points,
+            "Z" | "A" => {
+                system.zero_bye = points;
+                system.forfeit_loss = points;
+            }
+            "P" => system.pairing_bye = points,
+            other => {
+                return Err(error(
+                    number,
+                    5,
+                    format!("162: unknown point code {other:?} (W, D, L, Z, P)"),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A TRF-2026 `250` line: points added to a range of players over a range of rounds.
+struct AcceleratedGroup {
+    points: Points,
+    rounds: (u32, u32),
+    players: (PlayerId, PlayerId),
+}
+
+fn parse_accelerated_group(line: &[char], number: usize) -> Result<AcceleratedGroup, TrfError> {
+    let points_text = columns(line, 10, 13);
+    let points = Points::parse(&points_text).ok_or_else(|| {
+        error(
+            number,
+            10,
+            format!(
+                "250: game points must be a number, not {:?}",
+                points_text.trim()
+            ),
+        )
+    })?;
+    let field = |from, to, what: &str| -> Result<u32, TrfError> {
+        parse_number::<u32>(line, number, from, to, what)?
+            .filter(|&n| n > 0)
+            .ok_or_else(|| error(number, from, format!("250: {what} is missing")))
+    };
+    let rounds = (
+        field(15, 17, "the first round")?,
+        field(19, 21, "the last round")?,
+    );
+    let players = (
+        field(23, 26, "the first player")?,
+        field(28, 31, "the last player")?,
+    );
+    if rounds.0 > rounds.1 || players.0 > players.1 {
+        return Err(error(
+            number,
+            15,
+            "250: a range must not end before it starts",
+        ));
+    }
+    Ok(AcceleratedGroup {
+        points,
+        rounds,
+        players,
+    })
 }
 
 /// Every opponent exists and names this player back, with the other colour and the
@@ -298,18 +474,33 @@ fn check_cross_references(
             let column = FIRST_ROUND_COLUMN + index * ROUND_WIDTH;
             let round = index + 1;
             if *opponent == player.id {
-                return Err(error(line, column, format!("player {opponent} is paired with themselves in round {round}")));
+                return Err(error(
+                    line,
+                    column,
+                    format!("player {opponent} is paired with themselves in round {round}"),
+                ));
             }
             let Some(other) = tournament.player(*opponent) else {
-                return Err(error(line, column, format!("round {round}: opponent {opponent} has no player line")));
+                return Err(error(
+                    line,
+                    column,
+                    format!("round {round}: opponent {opponent} has no player line"),
+                ));
             };
             let expected = Entry::Game {
                 opponent: player.id,
                 colour: colour.opposite(),
                 result: result.reversed(),
             };
+            let double_forfeit = Entry::Game {
+                opponent: player.id,
+                colour: colour.opposite(),
+                result: GameResult::ForfeitLoss,
+            };
             match other.entry(round) {
                 Some(back) if *back == expected => {}
+                // Neither appeared: both lose by forfeit.
+                Some(back) if *result == GameResult::ForfeitLoss && *back == double_forfeit => {}
                 Some(Entry::Game {
                     opponent: o,
                     colour: c,
@@ -341,7 +532,14 @@ fn check_cross_references(
     }
     for acceleration in &tournament.accelerations {
         if tournament.player(acceleration.player).is_none() {
-            return Err(error(1, 1, format!("XXA names player {}, who has no player line", acceleration.player)));
+            return Err(error(
+                1,
+                1,
+                format!(
+                    "XXA names player {}, who has no player line",
+                    acceleration.player
+                ),
+            ));
         }
     }
     Ok(())
@@ -364,7 +562,11 @@ pub fn write(tournament: &Tournament) -> String {
         let _ = writeln!(out, "XXR {rounds}");
     }
     if let Some(colour) = tournament.initial_colour {
-        let word = if colour == Colour::White { "white1" } else { "black1" };
+        let word = if colour == Colour::White {
+            "white1"
+        } else {
+            "black1"
+        };
         let _ = writeln!(out, "XXC {word}");
     }
     let standard = crate::points::PointSystem::default();
@@ -399,7 +601,11 @@ pub fn player_line(player: &Player) -> String {
         truncate(&player.sex, 1),
         truncate(&player.title, 3),
         truncate(&player.name, 33),
-        if player.rating == 0 { String::new() } else { player.rating.to_string() },
+        if player.rating == 0 {
+            String::new()
+        } else {
+            player.rating.to_string()
+        },
         truncate(&player.federation, 3),
         player.fide_id.map(|id| id.to_string()).unwrap_or_default(),
         truncate(&player.birth, 10),

@@ -1,3 +1,7 @@
 //! Tournament tests: TRF files, pairing systems, standings.
 
+mod arena;
+mod dutch;
+mod round_robin;
+mod tiebreaks;
 mod trf;

@@ -29,12 +29,25 @@ fn trf16_player_lines_are_read_by_column() {
     assert_eq!(
         anna.rounds,
         vec![
-            Some(Entry::Game { opponent: 2, colour: Colour::White, result: GameResult::Win }),
-            Some(Entry::Game { opponent: 3, colour: Colour::Black, result: GameResult::Draw }),
+            Some(Entry::Game {
+                opponent: 2,
+                colour: Colour::White,
+                result: GameResult::Win
+            }),
+            Some(Entry::Game {
+                opponent: 3,
+                colour: Colour::Black,
+                result: GameResult::Draw
+            }),
         ]
     );
     let bob = t.player(2).unwrap();
-    assert_eq!(bob.rounds[1], Some(Entry::Bye { bye: Bye::PairingAllocated }));
+    assert_eq!(
+        bob.rounds[1],
+        Some(Entry::Bye {
+            bye: Bye::PairingAllocated
+        })
+    );
     let carl = t.player(3).unwrap();
     assert_eq!(carl.rating, 0);
     assert_eq!(carl.rounds[0], Some(Entry::Bye { bye: Bye::Half }));
