@@ -73,10 +73,9 @@ fn compare_with_peer(prefix: &str, sizes: std::ops::RangeInclusive<usize>) {
         }
         if std::env::var("DUTCH_VERBOSE").is_ok() {
             eprintln!(
-                "{name}: {:?}, {} differ so far, {} solves",
+                "{name}: {:?}, {} differ so far",
                 started.elapsed(),
-                differ.len(),
-                dutch::brackets::SOLVES.swap(0, std::sync::atomic::Ordering::Relaxed)
+                differ.len()
             );
         }
     }

@@ -10,14 +10,11 @@
 
 use super::players::Candidate;
 use super::weights::{bye_edge, edge, ordered, Context, Layout};
-use crate::matching::maximum_matching;
 use crate::matching::wide::Wide;
+use crate::matching::{maximum_matching, perfect_matching, Warm};
 use crate::pairing::PairingError;
 use crate::points::Points;
 use std::collections::HashMap;
-
-/// Debug counter.
-pub static SOLVES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// A weighted complete graph over the players whose weights are changed between
 /// matchings; pairs that are settled leave it.
@@ -26,6 +23,12 @@ struct Graph<const N: usize> {
     weights: Vec<Wide<N>>,
     settled: Vec<Option<usize>>,
     mate: Vec<Option<usize>>,
+    /// The last matching and its duals, by vertex (index `n` is the stand-in
+    /// partner of the bye when the number of open players is odd).
+    warm: Warm<Wide<N>>,
+    /// Whether a first, complete matching has been found: from then on every
+    /// matching is perfect and can start from the previous one.
+    complete: bool,
 }
 
 impl<const N: usize> Graph<N> {
@@ -35,6 +38,11 @@ impl<const N: usize> Graph<N> {
             weights: vec![Wide::ZERO; n * n],
             settled: vec![None; n],
             mate: vec![None; n],
+            warm: Warm {
+                mate: vec![None; n + 1],
+                dual: Vec::new(),
+            },
+            complete: false,
         }
     }
 
@@ -49,8 +57,7 @@ impl<const N: usize> Graph<N> {
 
     /// Recomputes the heaviest matching of the players not yet settled.
     fn solve(&mut self) {
-        SOLVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let open: Vec<usize> = (0..self.n).filter(|&v| self.settled[v].is_none()).collect();
+        let mut open: Vec<usize> = (0..self.n).filter(|&v| self.settled[v].is_none()).collect();
         let mut edges = Vec::new();
         for (i, &a) in open.iter().enumerate() {
             for (j, &b) in open.iter().enumerate().skip(i + 1) {
@@ -60,13 +67,67 @@ impl<const N: usize> Graph<N> {
                 }
             }
         }
-        let mates = maximum_matching(open.len(), &edges);
+        let mates = if self.complete && self.solve_perfect(&mut open, &mut edges) {
+            return;
+        } else {
+            maximum_matching(open.len(), &edges)
+        };
         for v in 0..self.n {
             self.mate[v] = self.settled[v];
         }
         for (i, m) in mates.into_iter().enumerate() {
             self.mate[open[i]] = m.map(|j| open[j]);
         }
+    }
+
+    /// The perfect matching of the open players (one of them with the stand-in
+    /// when their number is odd), started from the previous one.
+    fn solve_perfect(
+        &mut self,
+        open: &mut Vec<usize>,
+        edges: &mut Vec<(usize, usize, Wide<N>)>,
+    ) -> bool {
+        let standin = self.n;
+        if open.len() % 2 == 1 {
+            let index = open.len();
+            edges.extend((0..index).map(|i| (i, index, Wide::ZERO)));
+            open.push(standin);
+        }
+        let mut position = vec![usize::MAX; self.n + 1];
+        for (i, &v) in open.iter().enumerate() {
+            position[v] = i;
+        }
+        let fresh = self.warm.dual.is_empty();
+        let mut warm = Warm {
+            mate: open
+                .iter()
+                .map(|&v| {
+                    self.warm.mate[v]
+                        .map(|u| position[u])
+                        .filter(|&i| i != usize::MAX)
+                })
+                .collect(),
+            dual: if fresh {
+                Vec::new()
+            } else {
+                open.iter().map(|&v| self.warm.dual[v]).collect()
+            },
+        };
+        if !perfect_matching(open.len(), edges, &mut warm) {
+            return false;
+        }
+        if fresh {
+            self.warm.dual = vec![Wide::ZERO; self.n + 1];
+        }
+        for (i, &v) in open.iter().enumerate() {
+            let u = warm.mate[i].map(|j| open[j]);
+            self.warm.mate[v] = u;
+            self.warm.dual[v] = warm.dual[i];
+            if v < self.n {
+                self.mate[v] = u.filter(|&u| u != standin);
+            }
+        }
+        true
     }
 
     /// Fixes the pair `a`–`b`.
@@ -118,6 +179,7 @@ pub fn pair<const N: usize>(
     if unmatched.len() > 1 || unmatched.iter().any(|&v| !sorted[v].bye_eligible) {
         return Err(PairingError::Impossible(0));
     }
+    graph.complete = true;
     let ranks: HashMap<u32, usize>;
     if odd {
         let bye = unmatched[0];

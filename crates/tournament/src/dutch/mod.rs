@@ -9,7 +9,7 @@
 //! field, and the bracket procedure ([`brackets`]) fixes the remaining choices one
 //! at a time in the order the rules give them.
 
-pub mod brackets;
+mod brackets;
 mod players;
 mod weights;
 

@@ -15,10 +15,22 @@ pub trait Weight: Copy + Ord + std::fmt::Debug {
     fn zero() -> Self;
     /// `self + rhs`.
     fn plus(&self, rhs: &Self) -> Self;
-    /// `self - rhs` (never below zero where the algorithm uses it).
+    /// `self - rhs`, wrapping (two's complement).
     fn minus(&self, rhs: &Self) -> Self;
     /// `self / 2`, exact where the algorithm uses it.
     fn halved(&self) -> Self;
+    /// Whether the value, read as two's complement, is negative (a vertex dual of
+    /// a perfect matching may fall below zero).
+    fn negative(&self) -> bool;
+}
+
+/// `a < b` with both read as two's complement.
+fn signed_less<W: Weight>(a: &W, b: &W) -> bool {
+    match (a.negative(), b.negative()) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => a < b,
+    }
 }
 
 impl Weight for u64 {
@@ -26,13 +38,16 @@ impl Weight for u64 {
         0
     }
     fn plus(&self, rhs: &Self) -> Self {
-        self + rhs
+        self.wrapping_add(*rhs)
     }
     fn minus(&self, rhs: &Self) -> Self {
-        self - rhs
+        self.wrapping_sub(*rhs)
     }
     fn halved(&self) -> Self {
         self / 2
+    }
+    fn negative(&self) -> bool {
+        self >> 63 == 1
     }
 }
 
@@ -48,6 +63,9 @@ impl<const N: usize> Weight for wide::Wide<N> {
     }
     fn halved(&self) -> Self {
         self.half()
+    }
+    fn negative(&self) -> bool {
+        self.0[N - 1] >> 63 == 1
     }
 }
 
@@ -75,6 +93,91 @@ pub fn maximum_matching<W: Weight>(
         .collect()
 }
 
+/// A matching and vertex duals kept from one solve to the next, so that after a
+/// few weights change only the pairs they touch are searched again.
+#[derive(Clone, Debug)]
+pub struct Warm<W> {
+    /// The partner of each vertex.
+    pub mate: Vec<Option<usize>>,
+    /// Each vertex's dual variable, blossom duals folded in.
+    pub dual: Vec<W>,
+}
+
+/// A maximum-weight perfect matching of the graph, started from `warm` (whose
+/// `mate` and `dual` may be stale: infeasible duals are raised and pairs that are
+/// no longer tight are undone) and left in it for the next call. Returns `false`
+/// if the graph has no perfect matching; `warm` is then reset to a cold start.
+pub fn perfect_matching<W: Weight>(
+    vertices: usize,
+    edges: &[(usize, usize, W)],
+    warm: &mut Warm<W>,
+) -> bool {
+    let mut state = Blossoms::new(vertices, edges);
+    state.perfect = true;
+    if warm.dual.len() == vertices {
+        state.dual[..vertices].copy_from_slice(&warm.dual);
+        // Feasibility: raise a vertex's dual until none of its edges is short.
+        // Duals are read as signed here: in a perfect matching they may be negative.
+        for v in 0..vertices {
+            let mut need = state.dual[v];
+            for &p in &state.neighbours[v] {
+                let (_, _, w) = edges[p / 2];
+                let short = w.plus(&w).minus(&state.dual[state.endpoint[p]]);
+                if signed_less(&need, &short) {
+                    need = short;
+                }
+            }
+            state.dual[v] = need;
+        }
+        // Keep the pairs that are still edges and still tight.
+        for v in 0..vertices {
+            let Some(u) = warm.mate.get(v).copied().flatten() else {
+                continue;
+            };
+            if u <= v || u >= vertices || warm.mate[u] != Some(v) {
+                continue;
+            }
+            let tight = state.neighbours[v]
+                .iter()
+                .copied()
+                .find(|&p| state.endpoint[p] == u && state.slack(p / 2) == W::zero());
+            if let Some(p) = tight {
+                state.mate[v] = p;
+                state.mate[u] = p ^ 1;
+            }
+        }
+    } else {
+        let max_weight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
+        for d in &mut state.dual[..vertices] {
+            *d = max_weight;
+        }
+    }
+    state.solve();
+    let perfect = state.mate.iter().all(|&p| p != NONE);
+    if !perfect {
+        warm.mate.clear();
+        warm.dual.clear();
+        return false;
+    }
+    warm.mate = state
+        .mate
+        .iter()
+        .map(|&p| Some(state.endpoint[p]))
+        .collect();
+    warm.dual = (0..vertices)
+        .map(|v| {
+            let mut dual = state.dual[v];
+            let mut b = state.parent[v];
+            while b != NONE {
+                dual = dual.plus(&state.dual[b]);
+                b = state.parent[b];
+            }
+            dual
+        })
+        .collect();
+    true
+}
+
 /// The state of the primal-dual blossom algorithm. Vertices are `0..n`, blossoms
 /// `n..2n`; an "endpoint" `p` is one end of edge `p / 2`, `endpoint[p]` its vertex.
 struct Blossoms<'a, W: Weight> {
@@ -96,6 +199,9 @@ struct Blossoms<'a, W: Weight> {
     dual: Vec<W>,
     allowed: Vec<bool>,
     queue: Vec<usize>,
+    /// Look for a perfect matching (vertex duals unbounded below, wrapping to
+    /// two's complement) instead of stopping when a vertex dual reaches zero.
+    perfect: bool,
 }
 
 impl<'a, W: Weight> Blossoms<'a, W> {
@@ -130,6 +236,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             dual,
             allowed: vec![false; edges.len()],
             queue: Vec::new(),
+            perfect: false,
         }
     }
 
@@ -495,14 +602,17 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                     break;
                 }
                 // No augmenting path with tight edges: change the duals.
-                let mut delta_type = 1;
-                let mut delta = *self.dual[..n].iter().min().expect("vertices");
+                let (mut delta_type, mut delta) = if self.perfect {
+                    (0, W::zero())
+                } else {
+                    (1, *self.dual[..n].iter().min().expect("vertices"))
+                };
                 let mut delta_edge = NONE;
                 let mut delta_blossom = NONE;
                 for v in 0..n {
                     if self.label[self.in_blossom[v]] == 0 && self.best_edge[v] != NONE {
                         let d = self.slack(self.best_edge[v]);
-                        if d < delta {
+                        if delta_type == 0 || d < delta {
                             delta = d;
                             delta_type = 2;
                             delta_edge = self.best_edge[v];
@@ -512,7 +622,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 for b in 0..2 * n {
                     if self.parent[b] == NONE && self.label[b] == 1 && self.best_edge[b] != NONE {
                         let d = self.slack(self.best_edge[b]).halved();
-                        if d < delta {
+                        if delta_type == 0 || d < delta {
                             delta = d;
                             delta_type = 3;
                             delta_edge = self.best_edge[b];
@@ -523,12 +633,16 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                     if self.base[b] != NONE
                         && self.parent[b] == NONE
                         && self.label[b] == 2
-                        && self.dual[b] < delta
+                        && (delta_type == 0 || self.dual[b] < delta)
                     {
                         delta = self.dual[b];
                         delta_type = 4;
                         delta_blossom = b;
                     }
+                }
+                if delta_type == 0 {
+                    // No augmenting path exists at all: the matching is final.
+                    break;
                 }
                 for v in 0..n {
                     match self.label[self.in_blossom[v]] {
@@ -639,6 +753,93 @@ mod tests {
             }
             let best = brute_force(n, &weights, &mut vec![false; n], 0);
             assert_eq!(total, best, "case {case}: {edges:?}");
+        }
+    }
+
+    /// The best perfect matching weight by trying everything, if one exists.
+    fn brute_force_perfect(n: usize, weights: &[Vec<u64>], used: &mut Vec<bool>) -> Option<u64> {
+        let Some(v) = (0..n).find(|&v| !used[v]) else {
+            return Some(0);
+        };
+        used[v] = true;
+        let mut best = None;
+        for u in v + 1..n {
+            if !used[u] && weights[v][u] > 0 {
+                used[u] = true;
+                if let Some(rest) = brute_force_perfect(n, weights, used) {
+                    best = best.max(Some(weights[v][u] + rest));
+                }
+                used[u] = false;
+            }
+        }
+        used[v] = false;
+        best
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn warm_started_perfect_matchings_stay_optimal_as_weights_change() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..600 {
+            let n = 2 * (1 + (next() % 5) as usize);
+            let mut weights = vec![vec![0u64; n]; n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    // Pairs (2k, 2k+1) always exist, so a perfect matching does.
+                    if j == i + 1 && i % 2 == 0 || next() % 3 > 0 {
+                        let w = 2 * (1 + next() % 50);
+                        weights[i][j] = w;
+                        weights[j][i] = w;
+                    }
+                }
+            }
+            let mut warm = Warm {
+                mate: Vec::new(),
+                dual: Vec::new(),
+            };
+            for step in 0..6 {
+                if step > 0 {
+                    // Change the weights of the edges at one or two vertices.
+                    for _ in 0..1 + next() % 2 {
+                        let v = (next() % n as u64) as usize;
+                        for u in 0..n {
+                            if u != v && weights[v][u] > 0 {
+                                let w = 2 * (1 + next() % 50);
+                                weights[v][u] = w;
+                                weights[u][v] = w;
+                            }
+                        }
+                    }
+                }
+                let mut edges = Vec::new();
+                for i in 0..n {
+                    for j in i + 1..n {
+                        if weights[i][j] > 0 {
+                            edges.push((i, j, weights[i][j]));
+                        }
+                    }
+                }
+                assert!(
+                    perfect_matching(n, &edges, &mut warm),
+                    "case {case} step {step}"
+                );
+                let mut total = 0;
+                for v in 0..n {
+                    let u = warm.mate[v].unwrap();
+                    assert_eq!(warm.mate[u], Some(v));
+                    if v < u {
+                        total += weights[v][u];
+                    }
+                }
+                let best = brute_force_perfect(n, &weights, &mut vec![false; n]).unwrap();
+                assert_eq!(total, best, "case {case} step {step}");
+            }
         }
     }
 }
