@@ -2,6 +2,7 @@
 
 mod arena;
 mod dutch;
+mod dutch_properties;
 mod round_robin;
 mod tiebreaks;
 mod trf;
