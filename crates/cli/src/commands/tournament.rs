@@ -164,8 +164,13 @@ fn print_standings(file: &Path, codes: &[String], json: bool) -> Result<(), Fail
 fn check(file: &Path, system: System) -> Result<(), Failure> {
     let mut t = load(file)?;
     let rounds = t.rounds_played();
-    if t.total_rounds.is_none() {
+    if t.total_rounds.is_none() && matches!(system, System::Dutch) {
+        // A finished tournament need not say how many rounds it had; one that
+        // is not finished must, since the last round is paired differently.
         t.total_rounds = Some(rounds as u32);
+        emit(&format!(
+            "no XXR line: taking the {rounds} rounds in the file as the whole tournament\n"
+        ));
     }
     for round in 1..=rounds {
         let before = t.before_round(round);
@@ -194,8 +199,11 @@ fn check(file: &Path, system: System) -> Result<(), Failure> {
 fn convert(file: &Path) -> Result<(), Failure> {
     let text = read(file)?;
     if text.trim_start().starts_with('{') {
-        let t: Tournament = serde_json::from_str(&text)
-            .map_err(|e| bad_input(format!("{}:{}: {e}", e.line(), e.column())))?;
+        let t: Tournament = serde_json::from_str(&text).map_err(|e| {
+            let message = e.to_string();
+            let reason = message.split(" at line ").next().unwrap_or(&message);
+            bad_input(format!("{}:{}: {reason}", e.line(), e.column()))
+        })?;
         emit(&trf::write(&t));
     } else {
         let t = trf::parse(&text).map_err(|e| bad_input(e.to_string()))?;
