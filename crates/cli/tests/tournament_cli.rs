@@ -630,3 +630,19 @@ fn trf_bad_json_is_refused_with_its_position() {
     let error = bad_input(&["trf"], &file);
     assert_eq!(position(&error).0, 3, "{error:?}");
 }
+
+#[test]
+fn ratings_give_fide_elo_changes_of_rated_games() {
+    // Player 1 (2490) beat 2180, 1899, 2402 and 1976. FIDE's table with the
+    // 400-point rule expects 0.86 + 0.92 + 0.62 + 0.92 = 3.32, so with K = 20 the
+    // change is 20 × (4 − 3.32) = +13.6.
+    let file = data_dir().join("g001-n5-r4.trf");
+    let json: Value = serde_json::from_str(&ok(&["ratings", "--json"], &file)).unwrap();
+    let first = &json[0];
+    assert_eq!(first["startRank"], 1);
+    assert_eq!(first["games"], 4);
+    assert_eq!(first["expected"].as_f64(), Some(3.32));
+    assert_eq!(first["change"].as_f64(), Some(13.6));
+    let line = bad_input(&["ratings", "--k", "0"], &file);
+    assert!(line.contains("--k"), "{line}");
+}

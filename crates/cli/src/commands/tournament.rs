@@ -36,6 +36,17 @@ pub enum TournamentCommand {
         #[arg(long)]
         json: bool,
     },
+    /// FIDE Elo changes of a rated event (rated games over the board only).
+    Ratings {
+        /// The tournament (TRF16).
+        file: PathBuf,
+        /// K factor for every player (the TRF does not carry it).
+        #[arg(long, default_value_t = standings::DEFAULT_K_FACTOR)]
+        k: f64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check every round of a played tournament against the pairing system and
     /// name the first round that differs, and how.
     Check {
@@ -82,6 +93,7 @@ pub fn run(command: TournamentCommand) -> ExitCode {
             tiebreaks,
             json,
         } => print_standings(&file, &tiebreaks, json),
+        TournamentCommand::Ratings { file, k, json } => ratings(&file, k, json),
         TournamentCommand::Check { file, system } => check(&file, system),
         TournamentCommand::Trf { file } => convert(&file),
     };
@@ -158,6 +170,46 @@ fn print_standings(file: &Path, codes: &[String], json: bool) -> Result<(), Fail
     } else {
         emit(&standings::render_text(&table, &tiebreaks));
     }
+    Ok(())
+}
+
+fn ratings(file: &Path, k: f64, json: bool) -> Result<(), Failure> {
+    if !(k > 0.0 && k <= 100.0) {
+        return Err(bad_input(format!("--k must be between 0 and 100, not {k}")));
+    }
+    let t = load(file)?;
+    let changes = standings::rating_changes(&t, |_| k);
+    if json {
+        let rows: Vec<serde_json::Value> = changes
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "startRank": c.start_rank,
+                    "rating": c.rating,
+                    "k": c.k,
+                    "games": c.games,
+                    "score": c.score,
+                    "expected": (c.expected * 100.0).round() / 100.0,
+                    "change": c.change.map(|d| (d * 10.0).round() / 10.0),
+                })
+            })
+            .collect();
+        emit(&format!("{}\n", serde_json::Value::Array(rows)));
+        return Ok(());
+    }
+    let mut out =
+        String::from("SNo  Name                            Rtg  Games  Score    Exp   Change\n");
+    for c in &changes {
+        let name = t.player(c.start_rank).map_or("", |p| p.name.as_str());
+        let change = c
+            .change
+            .map_or("unrated".to_string(), |d| format!("{d:+.1}"));
+        out.push_str(&format!(
+            "{:>3}  {:<30} {:>4}  {:>5}  {:>5.1}  {:>5.2}  {:>7}\n",
+            c.start_rank, name, c.rating, c.games, c.score, c.expected, change
+        ));
+    }
+    emit(&out);
     Ok(())
 }
 
