@@ -1,0 +1,148 @@
+//! The matching against brute force, cold and warm-started.
+use super::*;
+
+/// The best matching weight by trying everything (small graphs only).
+fn brute_force(n: usize, weights: &[Vec<u64>], used: &mut Vec<bool>, from: usize) -> u64 {
+    let Some(v) = (from..n).find(|&v| !used[v]) else {
+        return 0;
+    };
+    used[v] = true;
+    let mut best = brute_force(n, weights, used, v + 1);
+    for u in v + 1..n {
+        if !used[u] && weights[v][u] > 0 {
+            used[u] = true;
+            best = best.max(weights[v][u] + brute_force(n, weights, used, v + 1));
+            used[u] = false;
+        }
+    }
+    used[v] = false;
+    best
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn matches_brute_force_on_random_graphs() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for case in 0..3000 {
+        let n = 2 + (next() % 9) as usize;
+        let density = 1 + next() % 4;
+        let mut weights = vec![vec![0u64; n]; n];
+        let mut edges = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if next() % 4 < density {
+                    let w = 2 * (1 + next() % if case % 2 == 0 { 5 } else { 1000 });
+                    weights[i][j] = w;
+                    weights[j][i] = w;
+                    edges.push((i, j, w));
+                }
+            }
+        }
+        let mate = maximum_matching(n, &edges);
+        let mut total = 0;
+        for (v, m) in mate.iter().enumerate() {
+            if let Some(u) = *m {
+                assert_eq!(mate[u], Some(v), "case {case}: not symmetric");
+                assert!(weights[v][u] > 0, "case {case}: not an edge");
+                if v < u {
+                    total += weights[v][u];
+                }
+            }
+        }
+        let best = brute_force(n, &weights, &mut vec![false; n], 0);
+        assert_eq!(total, best, "case {case}: {edges:?}");
+    }
+}
+
+/// The best perfect matching weight by trying everything, if one exists.
+fn brute_force_perfect(n: usize, weights: &[Vec<u64>], used: &mut Vec<bool>) -> Option<u64> {
+    let Some(v) = (0..n).find(|&v| !used[v]) else {
+        return Some(0);
+    };
+    used[v] = true;
+    let mut best = None;
+    for u in v + 1..n {
+        if !used[u] && weights[v][u] > 0 {
+            used[u] = true;
+            if let Some(rest) = brute_force_perfect(n, weights, used) {
+                best = best.max(Some(weights[v][u] + rest));
+            }
+            used[u] = false;
+        }
+    }
+    used[v] = false;
+    best
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn warm_started_perfect_matchings_stay_optimal_as_weights_change() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for case in 0..600 {
+        let n = 2 * (1 + (next() % 5) as usize);
+        let mut weights = vec![vec![0u64; n]; n];
+        for i in 0..n {
+            for j in i + 1..n {
+                // Pairs (2k, 2k+1) always exist, so a perfect matching does.
+                if j == i + 1 && i % 2 == 0 || next() % 3 > 0 {
+                    let w = 2 * (1 + next() % 50);
+                    weights[i][j] = w;
+                    weights[j][i] = w;
+                }
+            }
+        }
+        let mut warm = Warm {
+            mate: Vec::new(),
+            dual: Vec::new(),
+        };
+        for step in 0..6 {
+            if step > 0 {
+                // Change the weights of the edges at one or two vertices.
+                for _ in 0..1 + next() % 2 {
+                    let v = (next() % n as u64) as usize;
+                    for u in 0..n {
+                        if u != v && weights[v][u] > 0 {
+                            let w = 2 * (1 + next() % 50);
+                            weights[v][u] = w;
+                            weights[u][v] = w;
+                        }
+                    }
+                }
+            }
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if weights[i][j] > 0 {
+                        edges.push((i, j, weights[i][j]));
+                    }
+                }
+            }
+            assert!(
+                perfect_matching(n, &edges, &mut warm),
+                "case {case} step {step}"
+            );
+            let mut total = 0;
+            for v in 0..n {
+                let u = warm.mate[v].unwrap();
+                assert_eq!(warm.mate[u], Some(v));
+                if v < u {
+                    total += weights[v][u];
+                }
+            }
+            let best = brute_force_perfect(n, &weights, &mut vec![false; n]).unwrap();
+            assert_eq!(total, best, "case {case} step {step}");
+        }
+    }
+}
