@@ -34,8 +34,8 @@ use crate::state::{AppState, Config};
 
 /// Descriptors kept for the database, the log and what else the server opens.
 const RESERVED_DESCRIPTORS: u64 = 128;
-/// How often a connection's silence is looked at, at most.
-const IDLE_CHECK: Duration = Duration::from_secs(5);
+/// The least time between two looks at a connection's silence.
+const IDLE_CHECK_MIN: Duration = Duration::from_millis(50);
 /// How long a shutdown waits for connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -218,14 +218,16 @@ pub async fn serve_on(
         });
         let builder = builder.clone();
         let mut stop = stop_rx.clone();
-        let idle_after = config.idle_timeout;
+        let idle_after = config.idle_timeout.max(IDLE_CHECK_MIN);
         tokio::spawn(async move {
             let conn = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
             let mut conn = std::pin::pin!(conn);
-            let every = IDLE_CHECK
-                .min(idle_after / 2)
-                .max(Duration::from_millis(50));
-            let mut check = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            // One timer, set for when the connection would have been idle too
+            // long and looked at only then; one wait for the shutdown, kept
+            // across the loop's turns (not joined and left at every frame).
+            let idle = tokio::time::sleep(idle_after);
+            let stopping = stop.changed();
+            tokio::pin!(idle, stopping);
             loop {
                 tokio::select! {
                     done = conn.as_mut() => {
@@ -234,14 +236,17 @@ pub async fn serve_on(
                         }
                         break;
                     }
-                    _ = check.tick() => {
+                    () = &mut idle => {
                         let last = Duration::from_millis(activity.load(Ordering::Relaxed));
-                        if clock.elapsed().saturating_sub(last) > idle_after {
+                        let silent = clock.elapsed().saturating_sub(last);
+                        if silent > idle_after {
                             tracing::debug!("connection from {peer} idle; closed");
                             break;
                         }
+                        let again = (idle_after - silent).max(IDLE_CHECK_MIN);
+                        idle.as_mut().reset(tokio::time::Instant::now() + again);
                     }
-                    _ = stop.changed() => {
+                    _ = &mut stopping => {
                         conn.as_mut().graceful_shutdown();
                         let _ = tokio::time::timeout(SHUTDOWN_GRACE, conn.as_mut()).await;
                         break;

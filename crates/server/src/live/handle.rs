@@ -68,26 +68,6 @@ impl Changes {
     }
 }
 
-impl Changes {
-    /// The next view if one is already published, without waiting.
-    pub fn try_next(&mut self) -> Option<Arc<View>> {
-        loop {
-            let view = match self.rx.try_recv() {
-                Ok(view) => view,
-                Err(broadcast::error::TryRecvError::Lagged(_)) => {
-                    self.rx = self.rx.resubscribe();
-                    self.latest.borrow().clone()
-                }
-                Err(_) => return None,
-            };
-            if !Arc::ptr_eq(&view, &self.last) {
-                self.last = view.clone();
-                return Some(view);
-            }
-        }
-    }
-}
-
 /// Whether a player is connected to a game (an open stream or socket).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Presence {

@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, Method, Uri};
 use axum::response::Response;
 use caissa_arbiter::Action;
 use caissa_rules::Color;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{stream, FutureExt, SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_stream::wrappers::{BroadcastStream, WatchStream};
 use utoipa_axum::router::OpenApiRouter;
@@ -38,11 +38,9 @@ use crate::routes::session::{bearer_token, cookie, SESSION_COOKIE};
 use crate::services::accounts::Accounts;
 use crate::services::games::{Found, Games};
 use crate::services::limits::{Kind, RateLimits};
-use crate::services::tokens::Tokens;
+use crate::services::tokens::{Tokens, TOKEN_TTL};
 use crate::state::AppState;
 
-/// How often a socket's silence is looked at.
-const KEEPALIVE_CHECK: Duration = Duration::from_secs(5);
 /// A socket the server has sent nothing for this long gets a ping.
 const KEEPALIVE: Duration = Duration::from_secs(20);
 /// A socket that says nothing (not even a pong) for this long is closed.
@@ -93,6 +91,33 @@ fn lag_is_stale(at: Option<Instant>) -> bool {
 fn ping(started: Instant) -> Message {
     let at = started.elapsed().as_millis() as u64;
     Message::Ping(at.to_be_bytes().to_vec().into())
+}
+
+/// What a socket's keep-alive timer finds to do.
+#[derive(Debug, PartialEq, Eq)]
+enum Keepalive {
+    /// The client has said nothing for [`SILENT_FOR`]: close.
+    Close,
+    /// The server has said nothing for [`KEEPALIVE`]: ping.
+    Ping,
+    /// Neither yet.
+    Nothing,
+}
+
+/// What to do at `now`, having last heard the client at `heard` and last sent at
+/// `last_sent`, and when to look again.
+fn keepalive_due(now: Instant, heard: Instant, last_sent: Instant) -> (Keepalive, Instant) {
+    let silence_ends = heard + SILENT_FOR;
+    if now >= silence_ends {
+        return (Keepalive::Close, now);
+    }
+    if now >= last_sent + KEEPALIVE {
+        return (Keepalive::Ping, (now + KEEPALIVE).min(silence_ends));
+    }
+    (
+        Keepalive::Nothing,
+        (last_sent + KEEPALIVE).min(silence_ends),
+    )
 }
 
 /// The closing frame once the game is over (a normal closure, RFC 6455 7.4.1).
@@ -201,6 +226,13 @@ async fn ended(mut socket: WebSocket, view: Arc<View>) {
     }
 }
 
+/// When a socket's token was last found valid, and under which mark of
+/// revocations.
+struct TokenChecked {
+    revocations: u64,
+    at: Instant,
+}
+
 /// Who holds a socket, and what it needs to act.
 struct Seat {
     handle: GameHandle,
@@ -217,8 +249,16 @@ impl Seat {
         let color = self.user.and_then(|u| handle.color_of(u));
         let _presence = color.map(|c| handle.present(c));
         let _watcher = color.is_none().then(|| handle.watch());
-        let (mut sink, mut stream) = socket.split();
-        let (first, mut changes) = handle.follow();
+        let mut socket = socket;
+        let (first, changes) = handle.follow();
+        // The wait for the next view is kept across the loop's turns, like the
+        // streams below.
+        let mut changes = Box::pin(
+            stream::unfold(changes, |mut changes| async move {
+                changes.next().await.map(|view| (view, changes))
+            })
+            .fuse(),
+        );
         // Streams that live across the loop's turns keep their place in the
         // channels' waiting lists, instead of joining and leaving them on every turn.
         let mut chat = BroadcastStream::new(handle.follow_chat());
@@ -235,7 +275,7 @@ impl Seat {
         let now = handle.view_now().await;
         let mut full = lichess::game_full(&now);
         full["state"]["watchers"] = json!(handle.watchers());
-        if sink
+        if socket
             .send(Message::Text(with_tag("full", full).into()))
             .await
             .is_err()
@@ -243,7 +283,7 @@ impl Seat {
             return;
         }
         if now.finish.is_some() {
-            let _ = sink.send(game_over()).await;
+            let _ = socket.send(game_over()).await;
             return;
         }
         // Whoever is away now (the opponent, or for spectators either player).
@@ -251,24 +291,30 @@ impl Seat {
             let p = last_presence[c.index()];
             if Some(c) != color && p.is_gone() && first.finish.is_none() {
                 let message = gone_message(handle, c, p);
-                if sink.send(Message::Text(message.into())).await.is_err() {
+                if socket.send(Message::Text(message.into())).await.is_err() {
                     return;
                 }
             }
         }
-        let mut keepalive = tokio::time::interval(KEEPALIVE_CHECK);
         let started = Instant::now();
         let mut heard = Instant::now();
         let mut last_sent = Instant::now();
         let mut lag_ms = 0u64;
         let mut lag_at: Option<Instant> = None;
+        // Not yet: the first action asks.
+        let mut checked: Option<TokenChecked> = None;
         // What one turn of the loop says, written together (one flush, so the
         // answer to a move and the state it made leave in the same write).
         let mut out: Vec<Message> = Vec::with_capacity(4);
+        // One timer for both the ping and the silence, set for the sooner of the
+        // two and looked at only when it fires: a socket that keeps talking costs
+        // no timer work on each message.
+        let keepalive = tokio::time::sleep(KEEPALIVE);
+        tokio::pin!(keepalive);
         loop {
             let mut done = false;
             tokio::select! {
-                incoming = stream.next() => {
+                incoming = socket.next() => {
                     let Some(Ok(message)) = incoming else { break };
                     heard = Instant::now();
                     let text = match message {
@@ -287,7 +333,7 @@ impl Seat {
                         Message::Close(_) => break,
                         _ => continue,
                     };
-                    if self.revoked(color).await {
+                    if self.revoked(color, &mut checked).await {
                         let error = json!({ "t": "error", "status": 401, "error": "the token was revoked" });
                         out.push(Message::Text(error.to_string().into()));
                         out.push(Message::Close(Some(CloseFrame {
@@ -303,7 +349,7 @@ impl Seat {
                         out.push(Message::Text(answer.into()));
                         // The game's task publishes a change before it answers:
                         // the state the action made is there already.
-                        while let Some(view) = changes.try_next() {
+                        while let Some(Some(view)) = changes.next().now_or_never() {
                             if self.deliver(&view, color, started, lag_at, &mut out) {
                                 done = true;
                                 break;
@@ -315,7 +361,7 @@ impl Seat {
                     let Some(view) = view else { break };
                     done = self.deliver(&view, color, started, lag_at, &mut out);
                     while !done {
-                        let Some(view) = changes.try_next() else { break };
+                        let Some(Some(view)) = changes.next().now_or_never() else { break };
                         done = self.deliver(&view, color, started, lag_at, &mut out);
                     }
                 }
@@ -352,16 +398,20 @@ impl Seat {
                     let message = json!({ "t": "chat", "type": "chatLine", "room": line.room.name(), "username": line.username, "text": line.text });
                     out.push(Message::Text(message.to_string().into()));
                 }
-                _ = keepalive.tick() => {
-                    if heard.elapsed() > SILENT_FOR {
-                        out.push(Message::Close(Some(CloseFrame {
-                            code: close_code::AWAY,
-                            reason: "nothing heard for a minute".into(),
-                        })));
-                        done = true;
-                    } else if last_sent.elapsed() >= KEEPALIVE {
-                        out.push(ping(started));
+                () = &mut keepalive => {
+                    let (due, next) = keepalive_due(Instant::now(), heard, last_sent);
+                    match due {
+                        Keepalive::Close => {
+                            out.push(Message::Close(Some(CloseFrame {
+                                code: close_code::AWAY,
+                                reason: "nothing heard for a minute".into(),
+                            })));
+                            done = true;
+                        }
+                        Keepalive::Ping => out.push(ping(started)),
+                        Keepalive::Nothing => {}
                     }
+                    keepalive.as_mut().reset(next.into());
                 }
             }
             if out.is_empty() {
@@ -369,12 +419,12 @@ impl Seat {
             }
             let mut failed = false;
             for message in out.drain(..) {
-                if sink.feed(message).await.is_err() {
+                if socket.feed(message).await.is_err() {
                     failed = true;
                     break;
                 }
             }
-            if failed || sink.flush().await.is_err() || done {
+            if failed || socket.flush().await.is_err() || done {
                 break;
             }
             last_sent = Instant::now();
@@ -406,14 +456,30 @@ impl Seat {
         false
     }
 
-    /// Whether the player's token has been revoked since the socket opened.
-    async fn revoked(&self, color: Option<Color>) -> bool {
-        match (&self.token_hash, color) {
-            (Some(hash), Some(_)) => matches!(
-                self.tokens.user_of_hash(hash).await,
-                Err(ApiError::Unauthorized)
-            ),
-            _ => false,
+    /// Whether the player's token has been revoked since the socket opened. It is
+    /// asked again only if a token was revoked here since it was last found
+    /// valid, or that was a while ago (a revocation on another node).
+    async fn revoked(&self, color: Option<Color>, checked: &mut Option<TokenChecked>) -> bool {
+        let (Some(hash), Some(_)) = (&self.token_hash, color) else {
+            return false;
+        };
+        let revocations = self.tokens.revocations();
+        if checked
+            .as_ref()
+            .is_some_and(|c| c.revocations == revocations && c.at.elapsed() < TOKEN_TTL)
+        {
+            return false;
+        }
+        match self.tokens.user_of_hash(hash).await {
+            Err(ApiError::Unauthorized) => true,
+            Err(_) => false,
+            Ok(_) => {
+                *checked = Some(TokenChecked {
+                    revocations,
+                    at: Instant::now(),
+                });
+                false
+            }
         }
     }
 
@@ -445,4 +511,39 @@ impl Seat {
 pub fn router() -> OpenApiRouter<AppState> {
     let (schemas, paths, method_router) = routes!(game_socket);
     OpenApiRouter::new().routes((schemas, paths, method_router.connect(game_socket)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_socket_the_server_was_silent_on_for_20_s_gets_a_ping_and_is_looked_at_20_s_later() {
+        let t0 = Instant::now();
+        let now = t0 + KEEPALIVE;
+        assert_eq!(
+            keepalive_due(now, now, t0),
+            (Keepalive::Ping, now + KEEPALIVE)
+        );
+    }
+
+    #[test]
+    fn a_socket_in_use_is_looked_at_again_when_its_silence_would_reach_20_s() {
+        let t0 = Instant::now();
+        let sent = t0 + Duration::from_secs(15);
+        let (due, next) = keepalive_due(t0 + KEEPALIVE, t0 + KEEPALIVE, sent);
+        assert_eq!(due, Keepalive::Nothing);
+        assert_eq!(next, sent + KEEPALIVE);
+    }
+
+    #[test]
+    fn a_client_silent_for_a_minute_is_closed_and_looked_at_no_later_than_then() {
+        let t0 = Instant::now();
+        // Pings keep going out, but the client answers nothing.
+        let (due, next) = keepalive_due(t0 + Duration::from_secs(50), t0, t0 + KEEPALIVE * 2);
+        assert_eq!(due, Keepalive::Nothing);
+        assert_eq!(next, t0 + SILENT_FOR);
+        let (due, _) = keepalive_due(t0 + SILENT_FOR, t0, t0 + KEEPALIVE * 2);
+        assert_eq!(due, Keepalive::Close);
+    }
 }

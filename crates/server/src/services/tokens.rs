@@ -13,7 +13,7 @@ use crate::auth::{self, Scope};
 use crate::http::error::ApiError;
 
 /// How long a bearer token's user is remembered.
-const TOKEN_TTL: Duration = Duration::from_secs(60);
+pub const TOKEN_TTL: Duration = Duration::from_secs(60);
 /// Most tokens remembered at once.
 const TOKEN_CACHE_MAX: usize = 100_000;
 
@@ -69,6 +69,13 @@ impl Tokens {
     /// `user`'s tokens, newest first.
     pub async fn of_user(&self, user: i64) -> Result<Vec<StoredToken>, ApiError> {
         Ok(self.store.tokens_of(user).await?)
+    }
+
+    /// A mark that changes whenever a token is revoked here: a caller that saw
+    /// a token valid under this mark, less than [`TOKEN_TTL`] ago, may take it
+    /// as still valid without asking again.
+    pub fn revocations(&self) -> u64 {
+        self.cache.lock().epoch
     }
 
     /// Revokes one of `user`'s tokens, by hash: deleted, and forgotten here before
