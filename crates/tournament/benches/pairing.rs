@@ -17,9 +17,9 @@
 //! timed, both pairings are compared with the peer's recorded pairing in the
 //! `.pairings` file, and the run stops on a difference.
 //!
-//! The 500-player cases take 7-16 s an iteration on each side at present (12 iterations
-//! each: the check, one warm-up, ten samples), about 10 minutes of the run with the
-//! peer; criterion's filter leaves them out. At the end of a benchmarking run (not under
+//! The 500-player cases take 1-3 s an iteration for caissa and 5-8 s for the peer (12
+//! iterations each: the check, one warm-up, ten samples), a few minutes of the run with
+//! the peer; criterion's filter leaves them out. At the end of a benchmarking run (not under
 //! `cargo test --benches`) a markdown table follows on stdout: for each side the median
 //! of criterion's samples (warm-up included) of the time per iteration, and the ratio
 //! caissa/bbpPairings (above 1: caissa slower).

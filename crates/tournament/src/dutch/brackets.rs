@@ -26,9 +26,6 @@ struct Graph<const N: usize> {
     /// The last matching and its duals, by vertex (index `n` is the stand-in
     /// partner of the bye when the number of open players is odd).
     warm: Warm<Wide<N>>,
-    /// Whether a first, complete matching has been found: from then on every
-    /// matching is perfect and can start from the previous one.
-    complete: bool,
 }
 
 impl<const N: usize> Graph<N> {
@@ -42,7 +39,6 @@ impl<const N: usize> Graph<N> {
                 mate: vec![None; n + 1],
                 dual: Vec::new(),
             },
-            complete: false,
         }
     }
 
@@ -58,7 +54,8 @@ impl<const N: usize> Graph<N> {
     /// Recomputes the heaviest matching of the players not yet settled.
     fn solve(&mut self) {
         let mut open: Vec<usize> = (0..self.n).filter(|&v| self.settled[v].is_none()).collect();
-        let mut edges = Vec::new();
+        let mut edges =
+            Vec::with_capacity(open.len() * open.len().saturating_sub(1) / 2 + open.len());
         for (i, &a) in open.iter().enumerate() {
             for (j, &b) in open.iter().enumerate().skip(i + 1) {
                 let w = self.get(a, b);
@@ -67,11 +64,16 @@ impl<const N: usize> Graph<N> {
                 }
             }
         }
-        let mates = if self.complete && self.solve_perfect(&mut open, &mut edges) {
+        // A perfect matching (but for the bye) is searched first even before one is
+        // known to exist: it starts from each player's best pairing, which the
+        // general search cannot; only when there is none is the general one asked.
+        let (players, pairs) = (open.len(), edges.len());
+        if self.solve_perfect(&mut open, &mut edges) {
             return;
-        } else {
-            maximum_matching(open.len(), &edges)
-        };
+        }
+        open.truncate(players);
+        edges.truncate(pairs);
+        let mates = maximum_matching(open.len(), &edges);
         for v in 0..self.n {
             self.mate[v] = self.settled[v];
         }
@@ -179,7 +181,6 @@ pub fn pair<const N: usize>(
     if unmatched.len() > 1 || unmatched.iter().any(|&v| !sorted[v].bye_eligible) {
         return Err(PairingError::Impossible(0));
     }
-    graph.complete = true;
     let ranks: HashMap<u32, usize>;
     if odd {
         let bye = unmatched[0];

@@ -85,6 +85,10 @@ pub fn maximum_matching<W: Weight>(
         return vec![None; vertices];
     }
     let mut state = Blossoms::new(vertices, edges);
+    let max_weight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
+    for d in &mut state.dual[..vertices] {
+        *d = max_weight;
+    }
     state.solve();
     state
         .mate
@@ -120,9 +124,8 @@ pub fn perfect_matching<W: Weight>(
         // Duals are read as signed here: in a perfect matching they may be negative.
         for v in 0..vertices {
             let mut need = state.dual[v];
-            for &p in &state.neighbours[v] {
-                let (_, _, w) = edges[p / 2];
-                let short = w.plus(&w).minus(&state.dual[state.endpoint[p]]);
+            for e in &state.neighbours[v] {
+                let short = e.twice.minus(&state.dual[e.to as usize]);
                 if signed_less(&need, &short) {
                     need = short;
                 }
@@ -139,17 +142,53 @@ pub fn perfect_matching<W: Weight>(
             }
             let tight = state.neighbours[v]
                 .iter()
-                .copied()
-                .find(|&p| state.endpoint[p] == u && state.slack(p / 2) == W::zero());
+                .find(|e| e.to as usize == u && state.slack(e.p as usize / 2) == W::zero())
+                .map(|e| e.p as usize);
             if let Some(p) = tight {
                 state.mate[v] = p;
                 state.mate[u] = p ^ 1;
             }
         }
     } else {
-        let max_weight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
-        for d in &mut state.dual[..vertices] {
-            *d = max_weight;
+        // Each vertex's heaviest edge: feasible, and every vertex has a tight edge.
+        for v in 0..vertices {
+            let heaviest = state.neighbours[v]
+                .iter()
+                .map(|e| e.twice.halved())
+                .max()
+                .unwrap_or_else(W::zero);
+            state.dual[v] = heaviest;
+        }
+        // Then each, in turn, as low as its edges let it be: every vertex gets a
+        // tight edge to one already lowered, and far more pairs are tight at once.
+        for v in 0..vertices {
+            let mut need: Option<W> = None;
+            for e in &state.neighbours[v] {
+                let short = e.twice.minus(&state.dual[e.to as usize]);
+                if need.is_none_or(|n| signed_less(&n, &short)) {
+                    need = Some(short);
+                }
+            }
+            if let Some(need) = need {
+                state.dual[v] = need;
+            }
+        }
+    }
+    // Pair what tight edges can pair at once: the search then only has to place
+    // the rest (a matching of tight edges satisfies every invariant it keeps).
+    for v in 0..vertices {
+        if state.mate[v] != NONE {
+            continue;
+        }
+        let tight = state.neighbours[v]
+            .iter()
+            .find(|e| {
+                state.mate[e.to as usize] == NONE && state.slack(e.p as usize / 2) == W::zero()
+            })
+            .map(|e| e.p as usize);
+        if let Some(p) = tight {
+            state.mate[v] = p;
+            state.mate[state.endpoint[p]] = p ^ 1;
         }
     }
     state.solve();
@@ -178,13 +217,26 @@ pub fn perfect_matching<W: Weight>(
     true
 }
 
+/// One edge as seen from one of its ends.
+#[derive(Clone, Copy, Debug)]
+struct Near<W> {
+    /// The endpoint at the other end (`p / 2` is the edge).
+    p: u32,
+    /// The vertex there.
+    to: u32,
+    /// Twice the edge's weight.
+    twice: W,
+}
+
 /// The state of the primal-dual blossom algorithm. Vertices are `0..n`, blossoms
 /// `n..2n`; an "endpoint" `p` is one end of edge `p / 2`, `endpoint[p]` its vertex.
 struct Blossoms<'a, W: Weight> {
     n: usize,
     edges: &'a [(usize, usize, W)],
     endpoint: Vec<usize>,
-    neighbours: Vec<Vec<usize>>,
+    /// Each vertex's edges, with what the search reads of them, side by side: the
+    /// scan of a vertex reads memory in order instead of jumping about `edges`.
+    neighbours: Vec<Vec<Near<W>>>,
     mate: Vec<usize>,
     label: Vec<u8>,
     label_end: Vec<usize>,
@@ -207,16 +259,30 @@ struct Blossoms<'a, W: Weight> {
 impl<'a, W: Weight> Blossoms<'a, W> {
     fn new(n: usize, edges: &'a [(usize, usize, W)]) -> Self {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbours = vec![Vec::new(); n];
-        for (k, &(i, j, _)) in edges.iter().enumerate() {
+        let mut degree = vec![0usize; n];
+        for &(i, j, _) in edges {
+            degree[i] += 1;
+            degree[j] += 1;
+        }
+        let mut neighbours: Vec<Vec<Near<W>>> =
+            degree.iter().map(|&d| Vec::with_capacity(d)).collect();
+        for (k, &(i, j, w)) in edges.iter().enumerate() {
             endpoint.push(i);
             endpoint.push(j);
-            neighbours[i].push(2 * k + 1);
-            neighbours[j].push(2 * k);
+            let twice = w.plus(&w);
+            neighbours[i].push(Near {
+                p: 2 * k as u32 + 1,
+                to: j as u32,
+                twice,
+            });
+            neighbours[j].push(Near {
+                p: 2 * k as u32,
+                to: i as u32,
+                twice,
+            });
         }
-        let max_weight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
-        let mut dual = vec![max_weight; n];
-        dual.extend(std::iter::repeat_n(W::zero(), n));
+        // Vertex duals are set by the caller.
+        let dual = vec![W::zero(); 2 * n];
         Blossoms {
             n,
             edges,
@@ -360,7 +426,12 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 None => self
                     .leaves_of(bv)
                     .into_iter()
-                    .map(|leaf| self.neighbours[leaf].iter().map(|&p| p / 2).collect())
+                    .map(|leaf| {
+                        self.neighbours[leaf]
+                            .iter()
+                            .map(|e| e.p as usize / 2)
+                            .collect()
+                    })
                     .collect(),
             };
             for list in lists {
@@ -554,15 +625,15 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             loop {
                 while let Some(v) = self.queue.pop() {
                     for index in 0..self.neighbours[v].len() {
-                        let p = self.neighbours[v][index];
+                        let Near { p, to, twice } = self.neighbours[v][index];
+                        let (p, w) = (p as usize, to as usize);
                         let k = p / 2;
-                        let w = self.endpoint[p];
                         if self.in_blossom[v] == self.in_blossom[w] {
                             continue;
                         }
                         let mut kslack = W::zero();
                         if !self.allowed[k] {
-                            kslack = self.slack(k);
+                            kslack = self.dual[v].plus(&self.dual[w]).minus(&twice);
                             if kslack == W::zero() {
                                 self.allowed[k] = true;
                             }

@@ -146,3 +146,57 @@ fn warm_started_perfect_matchings_stay_optimal_as_weights_change() {
         }
     }
 }
+
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn cold_perfect_matchings_are_optimal_or_say_there_is_none() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut found, mut none) = (0, 0);
+    for case in 0..1500 {
+        let n = 2 * (1 + (next() % 6) as usize);
+        let sparse = next() % 2 == 0;
+        let mut weights = vec![vec![0u64; n]; n];
+        let mut edges = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if next() % if sparse { 4 } else { 8 } > 1 {
+                    // Few distinct weights: ties everywhere, as in pairing bands.
+                    let w = 2 * (1 + next() % if case % 2 == 0 { 3 } else { 1000 });
+                    weights[i][j] = w;
+                    weights[j][i] = w;
+                    edges.push((i, j, w));
+                }
+            }
+        }
+        let mut warm = Warm {
+            mate: Vec::new(),
+            dual: Vec::new(),
+        };
+        let best = brute_force_perfect(n, &weights, &mut vec![false; n]);
+        let perfect = perfect_matching(n, &edges, &mut warm);
+        assert_eq!(perfect, best.is_some(), "case {case}");
+        let Some(best) = best else {
+            none += 1;
+            continue;
+        };
+        found += 1;
+        let mut total = 0;
+        for v in 0..n {
+            let u = warm.mate[v].unwrap();
+            assert_eq!(warm.mate[u], Some(v), "case {case}");
+            assert!(weights[v][u] > 0, "case {case}: {v}-{u} is no edge");
+            if v < u {
+                total += weights[v][u];
+            }
+        }
+        assert_eq!(total, best, "case {case}");
+    }
+    // Both outcomes are exercised.
+    assert!(found > 300 && none > 100, "{found} found, {none} none");
+}
