@@ -5,6 +5,9 @@
 //! there at all. The store knows nothing of chess: it keeps text.
 
 mod arbiters;
+mod tournaments;
+
+pub use tournaments::StoredTournament;
 
 use std::str::FromStr;
 use std::sync::Arc;
