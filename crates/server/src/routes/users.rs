@@ -12,13 +12,14 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::domain::civil_date;
 use crate::http::error::ApiError;
 use crate::http::fields::Params;
 use crate::routes::docs::ErrorBody;
 use crate::services::accounts::Accounts;
 use crate::services::events::UserEvents;
 use crate::services::games::Games;
-use crate::services::ratings::{civil_date, Ratings};
+use crate::services::ratings::Ratings;
 use crate::state::AppState;
 
 /// Most users `/api/users/status` takes at once (lichess's).
