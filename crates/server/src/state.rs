@@ -29,6 +29,7 @@ use crate::services::limits::{Budget, Kind, RateLimits};
 use crate::services::lobby::Lobby;
 use crate::services::ratings::Ratings;
 use crate::services::tokens::Tokens;
+use crate::services::tournaments::Tournaments;
 
 /// What an operator (or a test) may change.
 #[derive(Clone, Debug)]
@@ -107,6 +108,8 @@ pub struct AppState {
     pub analysis: Arc<Analysis>,
     /// The arbiters' seat.
     pub arbiters: Arc<Arbiters>,
+    /// Tournaments.
+    pub tournaments: Arc<Tournaments>,
     /// Rate limits.
     pub limits: Arc<RateLimits>,
     /// Counters.
@@ -141,10 +144,18 @@ impl AppState {
             store.clone(),
             writer,
             metrics.clone(),
-            news,
+            news.clone(),
             ratings.clone(),
             config.finished_game_kept,
         );
+        let arbiters = Arc::new(Arbiters::new(store.clone(), games.clone()));
+        let tournaments = Tournaments::new(
+            store.clone(),
+            games.clone(),
+            ratings.clone(),
+            arbiters.clone(),
+        );
+        news.subscribe(tournaments.clone());
         let state = AppState {
             accounts: Arc::new(Accounts::new(
                 store.clone(),
@@ -163,7 +174,8 @@ impl AppState {
             chat: Arc::new(Chat::new(store.clone(), games.clone(), limits.clone())),
             exports: Arc::new(Exports::new(store.clone(), games.clone())),
             analysis: Arc::new(Analysis::default()),
-            arbiters: Arc::new(Arbiters::new(store.clone(), games.clone())),
+            arbiters,
+            tournaments,
             assets: Arc::new(Assets::new(config.web_dir.clone())),
             config: Arc::new(config),
             events,
@@ -176,6 +188,7 @@ impl AppState {
         let down_since = store.last_beat().await?.map(|at| at as u64);
         state.games.recover(down_since).await?;
         state.challenges.load().await?;
+        state.tournaments.load().await?;
         tokio::spawn(housekeeping(store, Arc::downgrade(&state.accounts)));
         Ok(state)
     }

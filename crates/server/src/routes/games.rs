@@ -49,7 +49,8 @@ pub fn site_of(headers: &HeaderMap) -> String {
     format!("{scheme}://{host}")
 }
 
-fn accepts(headers: &HeaderMap, kind: &str) -> bool {
+/// Whether the request's `Accept` header names `kind`.
+pub fn accepts(headers: &HeaderMap, kind: &str) -> bool {
     headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())

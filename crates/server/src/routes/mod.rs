@@ -28,6 +28,7 @@ pub mod socket;
 pub mod streams;
 pub mod terms;
 pub mod tokens;
+pub mod tournaments;
 pub mod users;
 
 /// The largest request body any endpoint takes.
@@ -76,6 +77,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(games::router())
         .merge(analysis::router())
         .merge(arbiter::router())
+        .merge(tournaments::router())
 }
 
 /// The OpenAPI document of [`routes`], its path templates written as OpenAPI

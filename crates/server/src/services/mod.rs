@@ -16,3 +16,4 @@ pub mod limits;
 pub mod lobby;
 pub mod ratings;
 pub mod tokens;
+pub mod tournaments;
