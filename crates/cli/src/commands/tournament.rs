@@ -61,6 +61,18 @@ pub enum TournamentCommand {
         /// The file to convert; its format is recognised from its content.
         file: PathBuf,
     },
+    /// Print a tournament the server ran (or runs): its record as JSON, or with
+    /// `--trf` its TRF16 file for a rating report.
+    Export {
+        /// The tournament's id.
+        id: String,
+        /// Print TRF16 instead of JSON.
+        #[arg(long)]
+        trf: bool,
+        /// Database URL.
+        #[arg(long, default_value = "sqlite://caissa.db")]
+        db: String,
+    },
 }
 
 /// A pairing system.
@@ -96,6 +108,7 @@ pub fn run(command: TournamentCommand) -> ExitCode {
         TournamentCommand::Ratings { file, k, json } => ratings(&file, k, json),
         TournamentCommand::Check { file, system } => check(&file, system),
         TournamentCommand::Trf { file } => convert(&file),
+        TournamentCommand::Export { id, trf, db } => export(&id, trf, &db),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -263,6 +276,31 @@ fn convert(file: &Path) -> Result<(), Failure> {
             status: 1,
             message: e.to_string(),
         })?;
+        emit(&format!("{json}\n"));
+    }
+    Ok(())
+}
+
+/// A stored tournament, as JSON or TRF16.
+fn export(id: &str, as_trf: bool, db: &str) -> Result<(), Failure> {
+    let failed = |message: String| Failure { status: 2, message };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| failed(e.to_string()))?;
+    let stored = runtime
+        .block_on(async {
+            let store = caissa_store::Store::open(db).await?;
+            store.tournament(id).await
+        })
+        .map_err(|e| failed(format!("{db}: {e}")))?
+        .ok_or_else(|| failed(format!("{db}: no tournament {id}")))?;
+    let record: caissa_server::domain::tournament::Record = serde_json::from_str(&stored.data)
+        .map_err(|e| failed(format!("tournament {id} cannot be read: {e}")))?;
+    if as_trf {
+        emit(&record.trf());
+    } else {
+        let json = serde_json::to_string_pretty(&record).map_err(|e| failed(e.to_string()))?;
         emit(&format!("{json}\n"));
     }
     Ok(())
