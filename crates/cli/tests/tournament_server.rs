@@ -274,10 +274,12 @@ async fn check_export(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_round_robin_of_five_is_played_to_the_end_by_bots() {
+async fn a_round_robin_of_nine_is_played_to_the_end_by_bots() {
+    // Nine players: nine rounds, one bye each, everyone meets the eight others.
+    const PLAYERS: usize = 9;
     let dir = temp_dir("rr");
     let db = format!("sqlite://{}", dir.join("caissa.db").display());
-    let names: Vec<String> = (1..=5)
+    let names: Vec<String> = (1..=PLAYERS)
         .map(|i| format!("rr{i}"))
         .chain(["organiser".into()])
         .collect();
@@ -294,7 +296,7 @@ async fn a_round_robin_of_five_is_played_to_the_end_by_bots() {
             "/api/swiss/new",
             organiser,
             &[
-                ("name", "Five".into()),
+                ("name", "Nine".into()),
                 ("system", "roundRobin".into()),
                 ("clock.limit", "60".into()),
                 ("clock.increment", "0".into()),
@@ -329,7 +331,7 @@ async fn a_round_robin_of_five_is_played_to_the_end_by_bots() {
     let stop = Arc::new(AtomicBool::new(false));
     let awake = Arc::new(AtomicBool::new(false));
     let mut bots = Vec::new();
-    for i in 1..=5 {
+    for i in 1..=PLAYERS {
         let token = tokens[&format!("rr{i}")].clone();
         let (status, body) = api
             .post(&format!("/api/swiss/{id}/join"), &token, &[])
@@ -361,8 +363,8 @@ async fn a_round_robin_of_five_is_played_to_the_end_by_bots() {
     })
     .await;
     stop.store(true, Ordering::Relaxed);
-    assert_eq!(done["round"], 5);
-    assert_eq!(done["nbRounds"], 5);
+    assert_eq!(done["round"], PLAYERS);
+    assert_eq!(done["nbRounds"], PLAYERS);
     let model = check_export(&api, &dir, &db, &id, "round-robin").await;
     for player in &model.players {
         let opponents: HashSet<u32> = player
@@ -371,20 +373,24 @@ async fn a_round_robin_of_five_is_played_to_the_end_by_bots() {
             .flatten()
             .filter_map(Entry::opponent)
             .collect();
-        assert_eq!(opponents.len(), 4, "everyone meets everyone: {player:?}");
+        assert_eq!(
+            opponents.len(),
+            PLAYERS - 1,
+            "everyone meets everyone: {player:?}"
+        );
         let byes = player
             .rounds
             .iter()
             .flatten()
             .filter(|e| matches!(e, Entry::Bye { .. }))
             .count();
-        assert_eq!(byes, 1, "five players: one bye each");
+        assert_eq!(byes, 1, "an odd number of players: one bye each");
     }
     let results = api
         .get_text(&format!("/api/swiss/{id}/results"))
         .await
         .unwrap();
-    assert_eq!(results.lines().count(), 5, "{results}");
+    assert_eq!(results.lines().count(), PLAYERS, "{results}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
