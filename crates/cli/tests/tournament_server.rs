@@ -344,6 +344,26 @@ async fn a_round_robin_of_nine_is_played_to_the_end_by_bots() {
             stop.clone(),
         )));
     }
+    // The page's stream opens with the entrants, by rating, before any pairing.
+    let mut live = api
+        .client
+        .get(format!("{}/api/swiss/{id}/stream", api.base))
+        .send()
+        .await
+        .unwrap();
+    let mut first = Vec::new();
+    while !first.contains(&b'\n') {
+        first.extend_from_slice(&live.chunk().await.unwrap().expect("a first line"));
+    }
+    let first: Value =
+        serde_json::from_slice(first.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(first["tournament"]["id"], id.as_str());
+    assert_eq!(first["tournament"]["status"], "created");
+    assert_eq!(
+        first["standings"]["standings"].as_array().unwrap().len(),
+        PLAYERS
+    );
+    drop(live);
     // Joining twice is refused, by name.
     let (status, body) = api
         .post(&format!("/api/swiss/{id}/join"), &tokens["rr1"], &[])

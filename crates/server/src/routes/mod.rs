@@ -28,6 +28,7 @@ pub mod socket;
 pub mod streams;
 pub mod terms;
 pub mod tokens;
+pub mod tournament_json;
 pub mod tournaments;
 pub mod users;
 

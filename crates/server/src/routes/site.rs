@@ -103,6 +103,8 @@ pages! {
     settings_page "/settings" "Settings and API tokens.";
     challenge_page "/challenge/{id}" "An open challenge, to accept.";
     arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
+    tournaments_page "/tournaments" "Tournaments: upcoming, running, finished; creating one.";
+    tournament_page "/tournament/{id}" "A tournament: standings, pairings, crosstable.";
 }
 
 /// The site's routes.

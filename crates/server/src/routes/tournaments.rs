@@ -6,20 +6,19 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use caissa_arbiter::Ruleset;
 use caissa_tournament::tiebreak::Tiebreak;
-use caissa_tournament::{Entry, GameResult};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::domain::civil_date;
 use crate::domain::tournament::{Conditions, Record, Spec, Status, System};
 use crate::http::error::ApiError;
 use crate::http::fields::Fields;
@@ -27,7 +26,9 @@ use crate::live::view::now_ms;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
 use crate::routes::games::{accepts, site_of};
 use crate::routes::session::Authed;
+use crate::routes::streams::ndjson;
 use crate::routes::terms::{self, named_ruleset, DelayType};
+use crate::routes::tournament_json::{standings_json, tournament_json};
 use crate::services::accounts::{is_guest, Accounts};
 use crate::services::exports::Exports;
 use crate::services::limits::{Kind, RateLimits};
@@ -104,6 +105,21 @@ pub struct TournamentForm {
     pub arbiters: Option<String>,
     /// Tiebreaks, FIDE codes separated by commas (`BH-C1,BH,SB`; default by system).
     pub tiebreaks: Option<String>,
+}
+
+/// A clock as players name it: minutes and increment ("5+3") for one period of
+/// whole minutes and seconds, else the PGN syntax.
+fn clock_name(time_control: &caissa_arbiter::TimeControl) -> String {
+    match time_control.periods.as_slice() {
+        [p] if p.moves.is_none()
+            && p.base_ms % 60_000 == 0
+            && p.increment_ms % 1000 == 0
+            && p.delay == Default::default() =>
+        {
+            format!("{}+{}", p.base_ms / 60_000, p.increment_ms / 1000)
+        }
+        _ => time_control.to_string(),
+    }
 }
 
 /// The longest round interval, s (a week).
@@ -193,7 +209,7 @@ async fn spec_of(accounts: &Accounts, f: TournamentForm) -> Result<Spec, ApiErro
         Some(name) => name.to_string(),
         None => format!(
             "{} {}",
-            time_control,
+            clock_name(&time_control),
             if system.is_round_robin() {
                 "Round Robin"
             } else {
@@ -247,142 +263,6 @@ async fn spec_of(accounts: &Accounts, f: TournamentForm) -> Result<Spec, ApiErro
 }
 
 /// `2026-12-02T18:30:00Z` for ms since the epoch.
-fn iso_time(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (y, m, d) = civil_date((secs / 86_400) as i64);
-    let t = secs % 86_400;
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        t / 3600,
-        (t / 60) % 60,
-        t % 60
-    )
-}
-
-/// A tournament as lichess shows a Swiss, with Caissa's own fields beside.
-fn tournament_json(r: &Record) -> Value {
-    let period = r.spec.time_control.periods.first();
-    let ongoing = r.pending_boards().count();
-    let mut value = json!({
-        "id": r.id,
-        "createdBy": r.created_by.1,
-        "startsAt": iso_time(r.spec.starts_at),
-        "name": r.spec.name,
-        "clock": {
-            "limit": period.map_or(0, |p| p.base_ms / 1000),
-            "increment": period.map_or(0, |p| p.increment_ms / 1000),
-        },
-        "variant": "standard",
-        "round": r.rounds.len(),
-        "nbRounds": r.total_rounds(),
-        "nbPlayers": r.entrants.len(),
-        "nbOngoing": ongoing,
-        "status": r.status.name(),
-        "rated": r.spec.rated,
-        "system": r.spec.system.name(),
-        "timeControl": r.spec.time_control.to_string(),
-        "ruleset": r.spec.ruleset.name(),
-        "description": r.spec.description,
-        "roundInterval": r.spec.round_interval_ms / 1000,
-        "private": r.spec.conditions.password_sha256.is_some(),
-        "tiebreaks": r.spec.tiebreaks.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-    });
-    if let Some(at) = r.next_round_at {
-        value["nextRound"] = json!({
-            "at": iso_time(at),
-            "in": at.saturating_sub(now_ms()) / 1000,
-        });
-    } else if r.status == Status::Created {
-        value["nextRound"] = json!({
-            "at": iso_time(r.spec.starts_at),
-            "in": r.spec.starts_at.saturating_sub(now_ms()) / 1000,
-        });
-    }
-    value
-}
-
-/// The text of a result, from White's side, as the crosstable shows it.
-fn result_text(result: Option<(GameResult, GameResult)>) -> Option<String> {
-    result.map(|(w, b)| {
-        let side = |r: GameResult| match r {
-            GameResult::Win | GameResult::UnratedWin => "1",
-            GameResult::ForfeitWin => "+",
-            GameResult::Draw | GameResult::UnratedDraw => "½",
-            GameResult::ForfeitLoss => "-",
-            _ => "0",
-        };
-        format!("{}-{}", side(w), side(b))
-    })
-}
-
-/// Standings with tiebreaks, every round's pairing and results.
-fn standings_json(r: &Record) -> Value {
-    let name = |rank| r.by_rank(rank).map(|e| e.name.clone()).unwrap_or_default();
-    let standings: Vec<Value> = r
-        .standings()
-        .into_iter()
-        .map(|s| {
-            let entrant = r.by_rank(s.start_rank);
-            json!({
-                "rank": s.rank,
-                "startRank": s.start_rank,
-                "username": s.name,
-                "rating": entrant.map_or(0, |e| e.rating),
-                "points": s.points.value(),
-                "withdrawn": entrant.is_some_and(|e| e.withdrawn),
-                "tiebreaks": s.tiebreaks.iter().map(|(t, v)| json!({"code": t.to_string(), "value": v.to_string()})).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let rounds: Vec<Value> = r
-        .rounds
-        .iter()
-        .enumerate()
-        .map(|(i, round)| {
-            json!({
-                "round": i + 1,
-                "startedAt": round.started_at,
-                "boards": round.boards.iter().enumerate().map(|(b, board)| json!({
-                    "board": b + 1,
-                    "white": name(board.white),
-                    "black": name(board.black),
-                    "gameId": board.game_id,
-                    "result": result_text(board.result),
-                })).collect::<Vec<_>>(),
-                "bye": round.bye.map(name),
-            })
-        })
-        .collect();
-    let model = r.model(false);
-    let crosstable: Vec<Value> = model
-        .players
-        .iter()
-        .map(|p| {
-            json!({
-                "startRank": p.id,
-                "username": p.name,
-                "rounds": p.rounds.iter().map(|e| match e {
-                    Some(Entry::Game { opponent, colour, result }) => json!({
-                        "opponent": opponent, "color": colour, "result": result.code().to_string(),
-                    }),
-                    Some(Entry::Bye { bye }) => json!({ "bye": bye.code().to_string() }),
-                    None => Value::Null,
-                }).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    json!({
-        "id": r.id,
-        "status": r.status.name(),
-        "round": r.rounds.len(),
-        "nbRounds": r.total_rounds(),
-        "tiebreaks": r.spec.tiebreaks.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-        "standings": standings,
-        "rounds": rounds,
-        "crosstable": crosstable,
-    })
-}
-
 async fn found(tournaments: &Tournaments, id: &str) -> Result<Record, ApiError> {
     tournaments.get(id).await
 }
@@ -702,6 +582,63 @@ async fn trf_file(
         .into_response())
 }
 
+/// How often a tournament's stream says it is still there.
+const STREAM_KEEPALIVE: std::time::Duration = std::time::Duration::from_secs(6);
+
+/// A tournament as it changes, for its page: a line `{tournament, standings}`
+/// (as `GET /api/swiss/{id}` and `/standings` give them) now and after every
+/// change (a player joining, a pairing, a result), an empty line every 6 s;
+/// it ends after the line that says the tournament is finished.
+#[utoipa::path(get, path = "/api/swiss/{id}/stream", tag = "tournaments", security(()),
+    params(("id" = String, Path, description = "The tournament")),
+    responses(
+        (status = 200, description = "NDJSON lines", content_type = "application/x-ndjson"),
+        (status = 404, description = "No such tournament", body = ErrorBody)))]
+async fn stream(
+    State(tournaments): State<Arc<Tournaments>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let follow = tournaments.follow(&id);
+    let first = found(&tournaments, &id).await?;
+    let line = |r: &Record| {
+        Bytes::from(format!(
+            "{}\n",
+            json!({ "tournament": tournament_json(r), "standings": standings_json(r) })
+        ))
+    };
+    let first_line = line(&first);
+    let Some(rx) = follow.filter(|_| first.status != Status::Finished) else {
+        return Ok(ndjson(futures_util::stream::iter([first_line])));
+    };
+    let tick = tokio::time::interval_at(
+        tokio::time::Instant::now() + STREAM_KEEPALIVE,
+        STREAM_KEEPALIVE,
+    );
+    // (receiver, keep-alive, the service, whether the last line said finished)
+    let state = (rx, tick, Arc::downgrade(&tournaments), id, false);
+    let rest = futures_util::stream::unfold(
+        state,
+        move |(mut rx, mut tick, service, id, over)| async move {
+            if over {
+                return None;
+            }
+            tokio::select! {
+                changed = rx.changed() => {
+                    // The director is gone (the tournament ended or the server stops):
+                    // one last look.
+                    let gone = changed.is_err();
+                    let record = service.upgrade()?.get(&id).await.ok()?;
+                    let over = gone || record.status == Status::Finished;
+                    Some((line(&record), (rx, tick, service, id, over)))
+                }
+                _ = tick.tick() => Some((Bytes::from_static(b"\n"), (rx, tick, service, id, over))),
+            }
+        },
+    );
+    use futures_util::StreamExt;
+    Ok(ndjson(futures_util::stream::iter([first_line]).chain(rest)))
+}
+
 /// Which tournaments to list.
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct ListQuery {
@@ -744,5 +681,21 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(standings))
         .routes(routes!(games))
         .routes(routes!(trf_file))
+        .routes(routes!(stream))
         .routes(routes!(list))
+}
+
+#[cfg(test)]
+mod tests {
+    use caissa_arbiter::TimeControl;
+
+    #[test]
+    fn a_default_name_gives_the_clock_in_minutes_as_players_say_it() {
+        let name = |pgn: &str| super::clock_name(&TimeControl::parse(pgn).unwrap());
+        assert_eq!(name("300+3"), "5+3");
+        assert_eq!(name("5400+30"), "90+30");
+        // Not whole minutes, or several periods: the PGN syntax says it exactly.
+        assert_eq!(name("90+0"), "90");
+        assert_eq!(name("40/5400+30:1800+30"), "40/5400+30:1800+30");
+    }
 }
