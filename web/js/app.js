@@ -124,6 +124,7 @@ function renderHeader() {
     h('a', { href: '/', class: 'brand' }, logo(), h('span', { class: 'brand-name' }, 'Caissa')),
     h('nav', { class: 'main-nav', 'aria-label': t('nav.main') },
       link('/', 'nav.play'),
+      link('/tournaments', 'nav.tournaments'),
       link('/watch', 'nav.watch'),
       link('/tv', 'nav.tv'),
       link('/analysis', 'nav.analysis'),

@@ -12,6 +12,8 @@ export const ROUTES = [
   { re: /^\/register\/?$/, page: 'auth', extra: { mode: 'register' } },
   { re: /^\/settings\/?$/, page: 'settings' },
   { re: /^\/arbiter\/?$/, page: 'arbiter' },
+  { re: /^\/tournaments\/?$/, page: 'tournaments' },
+  { re: /^\/tournament\/([\w-]+)\/?$/, page: 'tournament', params: ['id'] },
 ];
 
 /** Which page an address shows, with its parameters. */

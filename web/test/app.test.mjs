@@ -21,6 +21,8 @@ import { clocksNow } from '../js/pages/arbiter.js';
 import { runningColor } from '../js/pages/game.js';
 import { evalText, lineSan, sansToUcis, terminalEval } from '../js/pages/analysis.js';
 import { tally } from '../js/pages/profile.js';
+import { countdownText, createFields } from '../js/pages/tournaments.js';
+import { crossCell, currentGameOf } from '../js/pages/tournament.js';
 import { Position } from '../js/chess.js';
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -222,6 +224,53 @@ test('the arbiter seat in words and the console clocks', () => {
   assert.deepEqual(clocksNow({ ...state, paused: true }, 1000, 11_000), { white: 60_000, black: 30_000 });
   assert.deepEqual(clocksNow({ ...state, adjourned: { sealedBy: 'white' } }, 0, 99_000), { white: 60_000, black: 30_000 });
   assert.equal(matchRoute('/arbiter').page, 'arbiter');
+});
+
+test('a tournament form becomes the fields of POST /api/swiss/new, or names what is wrong', () => {
+  const form = {
+    name: ' Club Swiss ', system: 'swiss', rounds: '7', minutes: '2.5', increment: '2', startsIn: '10',
+    roundInterval: '30', rated: false, ruleset: 'fide-rapid', description: '', password: '',
+  };
+  const fields = createFields(form, 1_000_000);
+  assert.equal(fields.name, 'Club Swiss');
+  assert.equal(fields['clock.limit'], 150);
+  assert.equal(fields['clock.increment'], 2);
+  assert.equal(fields.startsAt, 1_000_000 + 600_000);
+  assert.equal(fields.nbRounds, 7);
+  assert.equal(fields.rated, 'false');
+  assert.equal(fields.password, undefined);
+  // A round robin's rounds come from its players: none are sent.
+  assert.equal(createFields({ ...form, system: 'roundRobin', rounds: 'x' }).nbRounds, undefined);
+  assert.throws(() => createFields({ ...form, rounds: '0' }), /Rounds/);
+  assert.throws(() => createFields({ ...form, rounds: '2.5' }), /Rounds/);
+  assert.throws(() => createFields({ ...form, minutes: '0' }), /Minutes/);
+  assert.throws(() => createFields({ ...form, increment: '-1' }), /Increment/);
+  assert.throws(() => createFields({ ...form, startsIn: 'soon' }), /Starts in/);
+});
+
+test('a tournament page: countdown, crosstable cells, the player\'s current game', () => {
+  assert.equal(countdownText(0), 'now');
+  assert.equal(countdownText(-4), 'now');
+  assert.equal(countdownText(65), 'in 1:05');
+  assert.equal(countdownText(3725), 'in 1:02:05');
+  assert.equal(crossCell({ opponent: 4, color: 'white', result: '1' }), '4w1');
+  assert.equal(crossCell({ opponent: 12, color: 'black', result: '=' }), '12b½');
+  assert.equal(crossCell({ opponent: 3, color: 'black', result: '+' }), '3b+');
+  assert.equal(crossCell({ bye: 'H' }), '½');
+  assert.equal(crossCell({ bye: 'Z' }), '0');
+  assert.equal(crossCell(null), '');
+  const standings = {
+    rounds: [
+      { round: 1, boards: [{ board: 1, white: 'Ann', black: 'Bob', gameId: 'g1', result: '1-0' }] },
+      { round: 2, boards: [{ board: 1, white: 'Bob', black: 'ann', gameId: 'g2', result: null }] },
+    ],
+  };
+  assert.deepEqual(currentGameOf(standings, 'Ann'), { round: 2, board: standings.rounds[1].boards[0] });
+  assert.equal(currentGameOf(standings, 'Cy'), null);
+  standings.rounds[1].boards[0].result = '0-1';
+  assert.equal(currentGameOf(standings, 'Ann'), null);
+  assert.equal(matchRoute('/tournaments').page, 'tournaments');
+  assert.deepEqual(matchRoute('/tournament/ab12CD34'), { page: 'tournament', params: { id: 'ab12CD34' } });
 });
 
 test('whose clock runs', () => {
