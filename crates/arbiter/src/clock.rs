@@ -24,6 +24,9 @@ pub struct Side {
     pub debited_ms: u64,
     /// Time spent on completed turns.
     pub used_ms: u64,
+    /// Gone berserk (arena): half the base time given up, no increment.
+    #[serde(default)]
+    pub berserk: bool,
 }
 
 /// Why the clock refused an operation.
@@ -237,8 +240,10 @@ impl Clock {
         side.used_ms += charged;
         side.moves += 1;
         if let Some(period) = period {
-            side.remaining_ms += period.increment_ms;
-            side.credited_ms += period.increment_ms;
+            if !side.berserk {
+                side.remaining_ms += period.increment_ms;
+                side.credited_ms += period.increment_ms;
+            }
             // Moves needed to finish the current period, counted from the start.
             let needed: u32 = periods[..=side.period.min(periods.len() - 1)]
                 .iter()
@@ -354,6 +359,31 @@ impl Clock {
         let actual = self.signed_remaining(color, now);
         let delta = ms as i64 - actual;
         self.adjust(color, delta, now);
+    }
+
+    /// The time a player gives up by going berserk (lichess's arena): half the
+    /// base time, unless the base is less than 40 increments (then the base is
+    /// kept: 1+2 becomes 1+0). `None` where berserk is not possible: no base time
+    /// (0+1), or no clock.
+    pub fn berserk_cut(&self) -> Option<u64> {
+        let first = self.control.periods.first()?;
+        if first.base_ms == 0 {
+            return None;
+        }
+        if first.base_ms < first.increment_ms.saturating_mul(40) {
+            Some(0)
+        } else {
+            Some(first.base_ms / 2)
+        }
+    }
+
+    /// `color` goes berserk: the cut comes off the display and no increment is
+    /// added from now on.
+    pub fn berserk(&mut self, color: Color, now: u64) {
+        let cut = self.berserk_cut().unwrap_or(0);
+        let cut = i64::try_from(cut).unwrap_or(i64::MAX);
+        self.adjust(color, -cut, now);
+        self.sides[color.index()].berserk = true;
     }
 
     /// Adds an increment to every period from now on (Guidelines III.4).

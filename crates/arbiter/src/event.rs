@@ -170,6 +170,12 @@ pub enum EventKind {
     /// An adjourned game resumed; the sealed move follows as a `Moved` event (or the
     /// game ends if it is invalid).
     ResumedFromAdjournment,
+    /// A player went berserk (an arena's game): half the base time off their
+    /// clock, no increment from now on.
+    Berserked {
+        /// Who.
+        color: Color,
+    },
     /// The game ended.
     Ended {
         /// Result and reason.

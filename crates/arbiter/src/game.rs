@@ -33,6 +33,9 @@ pub struct GameSetup {
     pub fen: Option<String>,
     /// Whether the game is Chess960.
     pub chess960: bool,
+    /// Whether a player may go berserk before their first move (an arena's game).
+    #[serde(default)]
+    pub berserkable: bool,
 }
 
 impl GameSetup {
@@ -45,6 +48,7 @@ impl GameSetup {
             time_control,
             fen: None,
             chess960: false,
+            berserkable: false,
         }
     }
 
@@ -133,6 +137,9 @@ pub enum Action {
     RequestIncrement,
     /// Claim a draw because the opponent cannot win by normal means (Guidelines III.5).
     ClaimNoProgress,
+    /// Go berserk (an arena's game, before one's first move): half the base time
+    /// given up, no increment, a bonus point for a win.
+    Berserk,
     /// Propose (or, when the opponent proposed the same, agree to) resuming an
     /// adjourned game at `at`, ms since the Unix epoch.
     ProposeResumption {
@@ -514,6 +521,11 @@ impl Game {
         self.line.moves().len() as u32
     }
 
+    /// Whether `color` went berserk.
+    pub fn berserked(&self, color: Color) -> bool {
+        self.clock.side(color).berserk
+    }
+
     /// Moves `color` has completed.
     pub fn moves_made(&self, color: Color) -> u32 {
         let first = self.line.start().turn();
@@ -865,6 +877,21 @@ impl Game {
                     self.emit(now, EventKind::DrawOffered { by })?;
                 }
                 Ok(())
+            }
+            Action::Berserk => {
+                if !self.setup.berserkable {
+                    return Err(not_allowed("this game is not one where players may go berserk"));
+                }
+                if self.clock.side(by).berserk {
+                    return Err(not_allowed("you have already gone berserk"));
+                }
+                if self.moves_made(by) > 0 {
+                    return Err(not_allowed("berserk is only before your first move"));
+                }
+                if self.clock.berserk_cut().is_none() {
+                    return Err(not_allowed("a clock with no base time cannot go berserk"));
+                }
+                self.emit(now, EventKind::Berserked { color: by })
             }
             Action::ProposeResumption { at } => {
                 if !adjourned {
@@ -1313,6 +1340,7 @@ impl Game {
                 self.clock.add_increment(*ms);
                 self.increment_request = None;
             }
+            EventKind::Berserked { color } => self.clock.berserk(*color, at),
             EventKind::NoProgressClaimed { by } => self.no_progress_claim = Some(*by),
             EventKind::NoProgressClaimRejected { .. } => self.no_progress_claim = None,
             EventKind::Started => {}

@@ -282,3 +282,57 @@ fn slower_games_allow_longer_for_the_first_move_and_some_wait() {
     assert_eq!(fide.tick(MINUTE).unwrap(), 0);
     assert_eq!(fide.finish(), None);
 }
+
+fn arena_game(base: u64, increment: u64) -> caissa_arbiter::Game {
+    let setup = caissa_arbiter::GameSetup {
+        berserkable: true,
+        ..setup(Ruleset::Online, TimeControl::fischer(base, increment))
+    };
+    caissa_arbiter::Game::new(setup, 0).expect("a valid setup")
+}
+
+#[test]
+fn arena_berserk_halves_the_base_and_drops_the_increment() {
+    let mut game = arena_game(3 * MINUTE, 2 * SECOND);
+    act(&mut game, Black, Action::Berserk, 100);
+    assert!(game.berserked(Black));
+    assert!(!game.berserked(White));
+    assert_eq!(game.clock().remaining(Black, 100), 90 * SECOND);
+    assert_eq!(game.clock().remaining(White, 100), 3 * MINUTE);
+    // Black's moves earn no increment; White's still do.
+    let at = play(&mut game, &["e4", "e5", "Nf3", "Nc6"], 1000, SECOND);
+    assert_eq!(game.clock().remaining(Black, at), 90 * SECOND - SECOND);
+    assert_eq!(game.clock().remaining(White, at), 3 * MINUTE + SECOND);
+    assert_replays(&game);
+}
+
+#[test]
+fn arena_berserk_keeps_a_base_under_forty_increments() {
+    // 1+2: lichess keeps the minute and takes the increment.
+    let mut game = arena_game(MINUTE, 2 * SECOND);
+    act(&mut game, White, Action::Berserk, 0);
+    assert_eq!(game.clock().remaining(White, 0), MINUTE);
+    let at = play(&mut game, &["d4", "d5", "c4"], 1000, SECOND);
+    assert!(game.clock().remaining(White, at) < MINUTE);
+}
+
+#[test]
+fn arena_berserk_only_before_ones_first_move_and_once() {
+    let mut game = arena_game(3 * MINUTE, 0);
+    let at = play(&mut game, &["e4"], 0, SECOND);
+    let why = is_not_allowed(game.act(White, Action::Berserk, at));
+    assert!(why.contains("before your first move"), "{why}");
+    act(&mut game, Black, Action::Berserk, at + 10);
+    let why = is_not_allowed(game.act(Black, Action::Berserk, at + 20));
+    assert!(why.contains("already"), "{why}");
+}
+
+#[test]
+fn arena_berserk_refused_outside_an_arena_and_without_base_time() {
+    let mut game = online_3_2();
+    let why = is_not_allowed(game.act(White, Action::Berserk, 0));
+    assert!(why.contains("berserk"), "{why}");
+    let mut game = arena_game(0, 2 * SECOND);
+    let why = is_not_allowed(game.act(White, Action::Berserk, 0));
+    assert!(why.contains("no base time"), "{why}");
+}

@@ -1,7 +1,7 @@
 //! The arena, as lichess runs it: for a fixed time, players are paired again as soon as
 //! their game ends, and the score rewards winning streaks. This module is the pure part:
-//! scoring a player's games ([`ArenaSheet`]), the berserk clock ([`TimeAllowance`]) and
-//! pairing whoever is waiting ([`pair`]). The clock of the event (when it ends, when a
+//! scoring a player's games ([`ArenaSheet`]) and pairing whoever
+//! is waiting ([`pair`]); the berserk clock is the arbiter's. The clock of the event (when it ends, when a
 //! player is back in the lobby) is the server's.
 //!
 //! # Scoring
@@ -39,7 +39,6 @@ use crate::model::{Colour, PlayerId};
 use crate::pairing::Board;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
-use std::time::Duration;
 
 /// A draw in fewer plies than this scores nothing.
 pub const QUICK_DRAW_PLIES: u16 = 20;
@@ -299,41 +298,7 @@ pub fn standings(sheets: &[ArenaSheet]) -> Vec<&ArenaSheet> {
     ranked
 }
 
-/// A player's base time and increment.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TimeAllowance {
-    /// The time on the clock at the start.
-    pub base: Duration,
-    /// Added after each move.
-    pub increment: Duration,
-}
-
-impl TimeAllowance {
-    /// The allowance of a player who goes berserk: no increment, and half the base time
-    /// unless the base is less than 40 increments (then lichess keeps the base: 1+2
-    /// becomes 1+0). `None` where berserk is not allowed: a base of zero (0+1, 0+2).
-    pub fn berserk(self) -> Option<TimeAllowance> {
-        if self.base.is_zero() {
-            return None;
-        }
-        let increment_dominates = self
-            .increment
-            .checked_mul(40)
-            .is_none_or(|forty| self.base < forty);
-        let base = if increment_dominates {
-            self.base
-        } else {
-            self.base / 2
-        };
-        Some(TimeAllowance {
-            base,
-            increment: Duration::ZERO,
-        })
-    }
-}
-
-/// The colours a player has had: the balance and the current run.
+/// The colours a player has had, as much as pairing needs of them.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ColourHistory {

@@ -2,12 +2,11 @@
 //! (neighbours in the ranking, no immediate rematch, colours by history).
 
 use caissa_tournament::arena::{
-    self, ArenaGame, ArenaResult, ArenaRules, ArenaSheet, ColourHistory, ScoreFlag, TimeAllowance,
+    self, ArenaGame, ArenaResult, ArenaRules, ArenaSheet, ColourHistory, ScoreFlag,
     Waiting,
 };
 use caissa_tournament::{Board, Colour, PlayerId};
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
 
 use ArenaResult::{Draw, Loss, Win};
 
@@ -195,19 +194,6 @@ fn standings_rank_by_score_then_performance() {
         .map(|s| s.player())
         .collect();
     assert_eq!(order, [2, 1, 3]);
-}
-
-#[test]
-fn berserk_halves_the_base_and_drops_the_increment() {
-    let tc = |base: u64, inc: u64| TimeAllowance {
-        base: Duration::from_secs(base),
-        increment: Duration::from_secs(inc),
-    };
-    assert_eq!(tc(180, 2).berserk(), Some(tc(90, 0)));
-    assert_eq!(tc(60, 0).berserk(), Some(tc(30, 0)));
-    // 1+2: the base is less than 40 increments, lichess keeps it.
-    assert_eq!(tc(60, 2).berserk(), Some(tc(60, 0)));
-    assert_eq!(tc(0, 2).berserk(), None);
 }
 
 fn waiting(id: PlayerId, score: u32, rating: u16) -> Waiting {
@@ -400,9 +386,7 @@ fn pairing_two_thousand_waiting_is_fast_and_sound() {
             w
         })
         .collect();
-    let start = Instant::now();
     let boards = arena::pair(&players);
-    let elapsed = start.elapsed();
     assert_eq!(boards.len(), 1000);
     let mut seen = HashSet::new();
     for board in &boards {
@@ -410,7 +394,4 @@ fn pairing_two_thousand_waiting_is_fast_and_sound() {
         let white = &players[board.white as usize - 1];
         assert_ne!(white.last_opponent, Some(board.black));
     }
-    // Well under a millisecond in a release build; the bound leaves room for a busy
-    // CI machine.
-    assert!(elapsed < Duration::from_millis(20), "{elapsed:?}");
 }
