@@ -880,7 +880,9 @@ impl Game {
             }
             Action::Berserk => {
                 if !self.setup.berserkable {
-                    return Err(not_allowed("this game is not one where players may go berserk"));
+                    return Err(not_allowed(
+                        "this game is not one where players may go berserk",
+                    ));
                 }
                 if self.clock.side(by).berserk {
                     return Err(not_allowed("you have already gone berserk"));

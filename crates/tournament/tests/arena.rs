@@ -2,8 +2,7 @@
 //! (neighbours in the ranking, no immediate rematch, colours by history).
 
 use caissa_tournament::arena::{
-    self, ArenaGame, ArenaResult, ArenaRules, ArenaSheet, ColourHistory, ScoreFlag,
-    Waiting,
+    self, ArenaGame, ArenaResult, ArenaRules, ArenaSheet, ColourHistory, ScoreFlag, Waiting,
 };
 use caissa_tournament::{Board, Colour, PlayerId};
 use std::collections::HashSet;

@@ -1,6 +1,7 @@
 //! What the server's services talk about besides games: challenges and seeks,
 //! tournaments, and the choices a request makes (a colour, a variant), as types.
 
+pub mod arena;
 pub mod challenge;
 pub mod choice;
 pub mod tournament;

@@ -23,6 +23,8 @@ pub enum System {
     RoundRobin,
     /// Everyone meets everyone twice, colours reversed in the second cycle.
     DoubleRoundRobin,
+    /// Lichess's arena: for a fixed time, re-paired as soon as a game ends.
+    Arena,
 }
 
 impl System {
@@ -32,12 +34,13 @@ impl System {
             System::Swiss => "swiss",
             System::RoundRobin => "roundRobin",
             System::DoubleRoundRobin => "doubleRoundRobin",
+            System::Arena => "arena",
         }
     }
 
     /// Whether everyone meets everyone.
     pub fn is_round_robin(self) -> bool {
-        !matches!(self, System::Swiss)
+        matches!(self, System::RoundRobin | System::DoubleRoundRobin)
     }
 
     /// The tiebreaks used when the organiser names none (FIDE C.07's
@@ -46,6 +49,8 @@ impl System {
     pub fn default_tiebreaks(self) -> Vec<Tiebreak> {
         let codes: &[&str] = match self {
             System::Swiss => &["BH-C1", "BH", "SB", "DE"],
+            // An arena ranks by score, then performance.
+            System::Arena => &[],
             _ => &["DE", "SB", "WIN", "KS"],
         };
         codes.iter().filter_map(|c| c.parse().ok()).collect()
@@ -128,6 +133,15 @@ pub struct Spec {
     pub arbiters: Vec<i64>,
     /// The tiebreaks of the standings, in order.
     pub tiebreaks: Vec<Tiebreak>,
+    /// An arena's length, minutes.
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// Whether an arena's players may go berserk.
+    #[serde(default)]
+    pub berserkable: bool,
+    /// Whether an arena's winning streaks double points.
+    #[serde(default)]
+    pub streakable: bool,
 }
 
 /// A player who entered.
@@ -208,6 +222,9 @@ pub struct Record {
     pub next_round_at: Option<u64>,
     /// When it ended, ms.
     pub finished_at: Option<u64>,
+    /// An arena's scoring, once started.
+    #[serde(default)]
+    pub arena: Option<super::arena::ArenaPlay>,
 }
 
 /// Why a tournament cannot do what was asked.
@@ -243,6 +260,7 @@ impl Record {
             rounds: Vec::new(),
             next_round_at: None,
             finished_at: None,
+            arena: None,
         }
     }
 
@@ -251,6 +269,7 @@ impl Record {
     pub fn total_rounds(&self) -> u32 {
         match self.spec.system {
             System::Swiss => self.spec.rounds.unwrap_or(0),
+            System::Arena => 0,
             system => {
                 let players = self.players().count() as u32;
                 if players < 2 {
@@ -283,19 +302,21 @@ impl Record {
     /// until its last round is paired (they score nothing for the rounds missed); a
     /// round robin takes none once started.
     pub fn join(&mut self, entrant: Entrant) -> Result<(), TournamentError> {
-        if let Some(e) = self
+        if let Some(index) = self
             .entrants
-            .iter_mut()
-            .find(|e| e.user_id == entrant.user_id)
+            .iter()
+            .position(|e| e.user_id == entrant.user_id)
         {
+            let e = &self.entrants[index];
             if !e.withdrawn {
                 return refuse(format!("{} has already joined", e.name));
             }
             if self.status != Status::Created && self.spec.system.is_round_robin() {
                 return refuse("a round robin cannot be rejoined once it has started");
             }
-            e.withdrawn = false;
-            return self.check_open();
+            self.check_open()?;
+            self.entrants[index].withdrawn = false;
+            return Ok(());
         }
         self.check_open()?;
         let mut entrant = entrant;
@@ -303,7 +324,11 @@ impl Record {
             if self.spec.system.is_round_robin() {
                 return refuse("a round robin takes no entries once it has started");
             }
-            entrant.rank = Some(self.entrants.len() as PlayerId + 1);
+            let rank = self.entrants.len() as PlayerId + 1;
+            entrant.rank = Some(rank);
+            if let Some(arena) = &mut self.arena {
+                arena.add_player(rank, self.spec.streakable);
+            }
         }
         self.entrants.push(entrant);
         Ok(())
@@ -312,6 +337,7 @@ impl Record {
     fn check_open(&self) -> Result<(), TournamentError> {
         match self.status {
             Status::Finished => refuse("the tournament is over"),
+            Status::Started if self.spec.system == System::Arena => Ok(()),
             Status::Started if self.rounds.len() as u32 >= self.total_rounds() => {
                 refuse("the last round has been paired")
             }
@@ -344,8 +370,12 @@ impl Record {
 
     /// A half-point bye asked for a coming round of a Swiss (not one already paired).
     pub fn ask_bye(&mut self, user: i64, round: u32) -> Result<(), TournamentError> {
-        if self.spec.system.is_round_robin() {
-            return refuse("a round robin has no byes to ask for");
+        match self.spec.system {
+            System::RoundRobin | System::DoubleRoundRobin => {
+                return refuse("a round robin has no byes to ask for")
+            }
+            System::Arena => return refuse("an arena has no byes: withdraw to pause"),
+            System::Swiss => {}
         }
         if self.status == Status::Finished {
             return refuse("the tournament is over");
@@ -398,7 +428,7 @@ impl Record {
                 let mut rounds: Vec<Option<Entry>> = (1..next)
                     .map(|round| Some(self.entry_of(round, e)))
                     .collect();
-                if announce && !self.spec.system.is_round_robin() {
+                if announce && self.spec.system == System::Swiss {
                     if e.withdrawn {
                         rounds.push(Some(Entry::Bye { bye: Bye::Absent }));
                     } else if e.half_byes.contains(&next) {
@@ -445,6 +475,9 @@ impl Record {
         };
         match self.spec.system {
             System::Swiss => dutch::pair(&self.model(true)).map_err(failed),
+            System::Arena => Err(TournamentError::State(
+                "an arena pairs players as they come, not by rounds".into(),
+            )),
             system => round_robin::pair(&self.model(false), system == System::DoubleRoundRobin)
                 .map_err(failed),
         }
@@ -512,7 +545,11 @@ impl Record {
         let Some(last) = self.rounds.last() else {
             return;
         };
-        if self.status != Status::Started || !last.is_complete() || self.next_round_at.is_some() {
+        if self.status != Status::Started
+            || self.spec.system == System::Arena
+            || !last.is_complete()
+            || self.next_round_at.is_some()
+        {
             return;
         }
         let active = self
@@ -534,13 +571,20 @@ impl Record {
         self.next_round_at = None;
     }
 
-    /// The games of the current round still being played.
+    /// The games still being played (a Swiss's or round robin's: of the current
+    /// round; an arena's: of any wave of pairings).
     pub fn pending_boards(&self) -> impl Iterator<Item = &Board> {
-        self.rounds
-            .last()
-            .into_iter()
-            .flat_map(|r| r.boards.iter())
-            .filter(|b| b.result.is_none())
+        self.pending_with_start().map(|(board, _)| board)
+    }
+
+    /// The games still being played, each with when its round started, ms.
+    pub fn pending_with_start(&self) -> impl Iterator<Item = (&Board, u64)> {
+        self.rounds.iter().flat_map(|r| {
+            r.boards
+                .iter()
+                .filter(|b| b.result.is_none())
+                .map(move |b| (b, r.started_at))
+        })
     }
 
     /// The standings after the rounds played, with the tournament's tiebreaks.
@@ -575,6 +619,7 @@ impl Record {
         };
         let system = match self.spec.system {
             System::Swiss => "Individual: Swiss-System (FIDE Dutch)",
+            System::Arena => "Individual: Arena",
             _ => "Individual: Round-Robin",
         };
         model.headers = vec![

@@ -17,6 +17,9 @@ fn spec(system: System, rounds: Option<u32>) -> Spec {
         allow_bots: false,
         arbiters: Vec::new(),
         tiebreaks: system.default_tiebreaks(),
+        minutes: None,
+        berserkable: false,
+        streakable: false,
     }
 }
 

@@ -231,6 +231,8 @@ pub struct View {
     pub move_time_left: Option<u64>,
     /// Whose clock runs.
     pub running: Option<Color>,
+    /// Who went berserk (White, Black): an arena's game.
+    pub berserk: [bool; 2],
     /// The PGN, once the game is over (ask the game's task while it is live).
     pub pgn: Option<String>,
     /// What the arbiters did, in order (Laws 12).
@@ -276,6 +278,7 @@ impl View {
             claims: self.claims.clone(),
             move_time_left: self.move_time_left,
             running: self.running,
+            berserk: self.berserk,
             pgn: Some(pgn),
             arbiter_notes: self.arbiter_notes.clone(),
             pending: self.pending,
@@ -377,6 +380,7 @@ pub fn view_of(
         claims: claims_of(game),
         move_time_left: clock.move_time_left(now),
         running: clock.running().filter(|_| !clock.is_paused()),
+        berserk: Color::ALL.map(|c| game.berserked(c)),
         pgn,
         arbiter_notes: notes_of(game),
         pending: pending_of(game),

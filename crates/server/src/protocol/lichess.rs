@@ -124,6 +124,8 @@ pub fn game_state_json(view: &View) -> &str {
 fn write_game_state(view: &View) -> String {
     let tc = &view.info.setup.time_control;
     let inc = tc.periods.first().map_or(0, |p| p.increment_ms);
+    // A berserk player's moves earn no increment.
+    let [winc, binc] = view.berserk.map(|b| if b { 0 } else { inc });
     // Without a clock, as lichess: the largest 32-bit signed number of ms.
     let [wtime, btime] = view.clocks.unwrap_or([i32::MAX as u64; 2]);
     let mut out = String::with_capacity(256 + view.moves.len() * 5);
@@ -131,7 +133,7 @@ fn write_game_state(view: &View) -> String {
     out.push_str(&view.moves.uci_text());
     let _ = write!(
         out,
-        "\",\"wtime\":{wtime},\"btime\":{btime},\"winc\":{inc},\"binc\":{inc},\"status\":\"{}\"",
+        "\",\"wtime\":{wtime},\"btime\":{btime},\"winc\":{winc},\"binc\":{binc},\"status\":\"{}\"",
         status(view)
     );
     let flag = |c: Option<Color>, color: Color| c == Some(color);
@@ -145,6 +147,11 @@ fn write_game_state(view: &View) -> String {
     );
     if let Some(w) = winner(view) {
         let _ = write!(out, ",\"winner\":\"{w}\"");
+    }
+    for (key, berserk) in ["wberserk", "bberserk"].into_iter().zip(view.berserk) {
+        if berserk {
+            let _ = write!(out, ",\"{key}\":true");
+        }
     }
     if let [Some(white), Some(black)] = view.moves_to_control {
         let _ = write!(

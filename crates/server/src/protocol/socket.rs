@@ -38,6 +38,8 @@ pub enum ClientMessage {
     },
     /// Resign.
     Resign,
+    /// Go berserk (an arena's game, before one's first move).
+    Berserk,
     /// Abort.
     Abort,
     /// Offer (or accept) a draw; `accept: false` declines the opponent's offer.
@@ -98,6 +100,7 @@ impl ClientMessage {
                 ply,
             ),
             ClientMessage::Resign => (Action::Resign, None),
+            ClientMessage::Berserk => (Action::Berserk, None),
             ClientMessage::Abort => (Action::Abort, None),
             ClientMessage::Draw { accept } => match accept {
                 Some(false) => (Action::DeclineDraw, None),

@@ -94,6 +94,23 @@ async fn resign(
     act(&games, &limits, &id, user.id, Action::Resign).await
 }
 
+/// Goes berserk in an arena's game, before one's first move: half the base time
+/// given up and no increment, for a bonus point on a win of at least 7 moves.
+#[utoipa::path(post, path = "/api/board/game/{id}/berserk", tag = "board",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "Berserk", body = OkBody),
+        (status = 400, description = "Not an arena's game, already moved, or already berserk", body = ErrorBody),
+        (status = 409, description = "The game is over", body = ErrorBody)))]
+async fn berserk(
+    State(games): State<Arc<Games>>,
+    State(limits): State<Arc<RateLimits>>,
+    Authed(user): Authed,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    act(&games, &limits, &id, user.id, Action::Berserk).await
+}
+
 /// Aborts the game (where the ruleset allows it, before it really starts).
 #[utoipa::path(post, path = "/api/board/game/{id}/abort", tag = "board",
     params(("id" = String, Path, description = "The game")),
@@ -506,6 +523,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(make_move))
         .routes(routes!(resign))
+        .routes(routes!(berserk))
         .routes(routes!(abort))
         .routes(routes!(draw))
         .routes(routes!(claim_victory))

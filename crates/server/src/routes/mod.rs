@@ -17,6 +17,7 @@ use crate::state::AppState;
 pub mod account;
 pub mod analysis;
 pub mod arbiter;
+pub mod arena;
 pub mod board;
 pub mod challenges;
 pub mod docs;
@@ -79,6 +80,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(analysis::router())
         .merge(arbiter::router())
         .merge(tournaments::router())
+        .merge(arena::router())
 }
 
 /// The OpenAPI document of [`routes`], its path templates written as OpenAPI

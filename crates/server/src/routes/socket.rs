@@ -139,7 +139,7 @@ pub struct SocketQuery {
 /// A game's WebSocket (HTTP/1.1 upgrade, or an extended CONNECT over HTTP/2,
 /// RFC 8441). Client → server: `{"t":"move","uci":"e2e4","ply":0}` (`ply` the
 /// half-moves played before it; a stale one is refused with status 409),
-/// `resign`, `abort`, `draw` (`accept`), `takeback` (`accept`), `claim` (`claim`,
+/// `resign`, `berserk`, `abort`, `draw` (`accept`), `takeback` (`accept`), `claim` (`claim`,
 /// `uci`), `claim-victory`, `claim-draw-gone`. Server → client: `full` (gameFull)
 /// once, `state` (gameState with `watchers`; a move's with `uci`, `san`, `ply`,
 /// `fen`, `check`, `dests`) at every change, `gone`, `watchers`, `chat`, and

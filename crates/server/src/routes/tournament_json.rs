@@ -1,5 +1,5 @@
-//! Tournaments as JSON: the summary lichess gives a Swiss, and the standings,
-//! pairings and crosstable a tournament page shows.
+//! Tournaments as JSON: the summary lichess gives a Swiss or an arena, and the
+//! standings, pairings and crosstable a tournament page shows.
 
 use caissa_tournament::{Entry, GameResult};
 use serde_json::{json, Value};
@@ -8,7 +8,7 @@ use crate::domain::civil_date;
 use crate::domain::tournament::{Record, Status};
 use crate::live::view::now_ms;
 
-fn iso_time(ms: u64) -> String {
+pub(crate) fn iso_time(ms: u64) -> String {
     let secs = ms / 1000;
     let (y, m, d) = civil_date((secs / 86_400) as i64);
     let t = secs % 86_400;
@@ -48,6 +48,15 @@ pub fn tournament_json(r: &Record) -> Value {
         "private": r.spec.conditions.password_sha256.is_some(),
         "tiebreaks": r.spec.tiebreaks.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
     });
+    if r.is_arena() {
+        value["minutes"] = json!(r.spec.minutes);
+        value["berserkable"] = json!(r.spec.berserkable);
+        value["streakable"] = json!(r.spec.streakable);
+        if let Some(end) = r.arena_ends_at() {
+            value["finishesAt"] = json!(iso_time(end));
+            value["secondsToFinish"] = json!(end.saturating_sub(now_ms()) / 1000);
+        }
+    }
     if let Some(at) = r.next_round_at {
         value["nextRound"] = json!({
             "at": iso_time(at),
@@ -99,8 +108,10 @@ pub fn standings_json(r: &Record) -> Value {
             "standings": standings, "rounds": [], "crosstable": [],
         });
     }
-    let standings: Vec<Value> = r
-        .standings()
+    let standings: Vec<Value> = if r.is_arena() {
+        arena_standings(r)
+    } else {
+        r.standings()
         .into_iter()
         .map(|s| {
             let entrant = r.by_rank(s.start_rank);
@@ -114,7 +125,8 @@ pub fn standings_json(r: &Record) -> Value {
                 "tiebreaks": s.tiebreaks.iter().map(|(t, v)| json!({"code": t.to_string(), "value": v.to_string()})).collect::<Vec<_>>(),
             })
         })
-        .collect();
+        .collect()
+    };
     let rounds: Vec<Value> = r
         .rounds
         .iter()
@@ -134,7 +146,12 @@ pub fn standings_json(r: &Record) -> Value {
             })
         })
         .collect();
-    let model = r.model(false);
+    // An arena's games are too many and too uneven for a crosstable.
+    let model = if r.is_arena() {
+        Default::default()
+    } else {
+        r.model(false)
+    };
     let crosstable: Vec<Value> = model
         .players
         .iter()
@@ -162,4 +179,144 @@ pub fn standings_json(r: &Record) -> Value {
         "rounds": rounds,
         "crosstable": crosstable,
     })
+}
+
+/// `blitz` as a title: `Blitz`.
+fn title_case(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// An arena's sheet as lichess writes it: each game's points, oldest first, as
+/// digits (a berserk win of 2 + 1 is `3`, a doubled one `4` or `5`).
+pub(crate) fn sheet_scores(sheet: &caissa_tournament::arena::ArenaSheet) -> String {
+    sheet
+        .games()
+        .iter()
+        .map(|g| char::from_digit(g.points.min(9), 10).unwrap_or('9'))
+        .collect()
+}
+
+/// An arena's standings rows for the tournament page.
+fn arena_standings(r: &Record) -> Vec<Value> {
+    r.arena_standings()
+        .into_iter()
+        .map(|s| {
+            json!({
+                "rank": s.rank,
+                "startRank": s.sheet.player(),
+                "username": s.entrant.name,
+                "rating": s.entrant.rating,
+                "points": s.sheet.score(),
+                "withdrawn": s.entrant.withdrawn,
+                "sheet": sheet_scores(s.sheet),
+                "fire": s.sheet.is_on_fire(),
+                "tiebreaks": [{"code": "PERF", "value": s.sheet.performance().map_or(String::new(), |p| p.to_string())}],
+            })
+        })
+        .collect()
+}
+
+/// An arena as lichess's `GET /api/tournament/{id}` gives it: its terms, the
+/// clock in seconds, the standing's `page` of ten players (1-based) with their
+/// sheets, the games being played (`duels`), and the podium once finished.
+pub fn arena_json(r: &Record, page: usize) -> Value {
+    let period = r.spec.time_control.periods.first();
+    let speed = r.spec.time_control.speed();
+    let now = now_ms();
+    let standings = r.arena_standings();
+    let player = |s: &crate::domain::arena::ArenaStanding| {
+        let mut p = json!({
+            "name": s.entrant.name,
+            "rank": s.rank,
+            "rating": s.entrant.rating,
+            "score": s.sheet.score(),
+            "sheet": { "scores": sheet_scores(s.sheet) },
+        });
+        if s.sheet.is_on_fire() {
+            p["sheet"]["fire"] = json!(true);
+        }
+        if s.entrant.withdrawn {
+            p["withdraw"] = json!(true);
+        }
+        p
+    };
+    let page = page.max(1);
+    let players: Vec<Value> = standings
+        .iter()
+        .skip((page - 1) * 10)
+        .take(10)
+        .map(player)
+        .collect();
+    let name = |rank| r.by_rank(rank);
+    let duels: Vec<Value> = r
+        .pending_boards()
+        .filter_map(|b| {
+            let (w, bl) = (name(b.white)?, name(b.black)?);
+            Some(json!({
+                "id": b.game_id,
+                "p": [
+                    {"n": w.name, "r": w.rating, "k": b.white},
+                    {"n": bl.name, "r": bl.rating, "k": b.black},
+                ],
+            }))
+        })
+        .collect();
+    let mut value = json!({
+        "id": r.id,
+        "createdBy": r.created_by.1,
+        "startsAt": iso_time(r.spec.starts_at),
+        "system": "arena",
+        "fullName": r.spec.name,
+        "minutes": r.spec.minutes.unwrap_or(0),
+        "clock": {
+            "limit": period.map_or(0, |p| p.base_ms / 1000),
+            "increment": period.map_or(0, |p| p.increment_ms / 1000),
+        },
+        "variant": "standard",
+        "rated": r.spec.rated,
+        "berserkable": r.spec.berserkable,
+        "streakable": r.spec.streakable,
+        "perf": { "key": speed.name(), "name": title_case(speed.name()) },
+        "nbPlayers": r.entrants.len(),
+        "description": r.spec.description,
+        "ruleset": r.spec.ruleset.name(),
+        "standing": { "page": page, "players": players },
+        "duels": duels,
+    });
+    match r.status {
+        Status::Created => {
+            value["secondsToStart"] = json!(r.spec.starts_at.saturating_sub(now) / 1000);
+        }
+        Status::Started => {
+            value["isStarted"] = json!(true);
+            if let Some(end) = r.arena_ends_at() {
+                value["secondsToFinish"] = json!(end.saturating_sub(now) / 1000);
+            }
+        }
+        Status::Finished => {
+            value["isFinished"] = json!(true);
+            let podium: Vec<Value> = standings
+                .iter()
+                .take(3)
+                .map(|s| {
+                    let games = s.sheet.games();
+                    let mut p = player(s);
+                    p["nb"] = json!({
+                        "game": games.len(),
+                        "berserk": games.iter().filter(|g| g.game.berserk).count(),
+                        "win": games.iter().filter(|g| g.game.result == caissa_tournament::arena::ArenaResult::Win).count(),
+                    });
+                    if let Some(perf) = s.sheet.performance() {
+                        p["performance"] = json!(perf);
+                    }
+                    p
+                })
+                .collect();
+            value["podium"] = json!(podium);
+        }
+    }
+    value
 }

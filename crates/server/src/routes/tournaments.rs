@@ -109,7 +109,7 @@ pub struct TournamentForm {
 
 /// A clock as players name it: minutes and increment ("5+3") for one period of
 /// whole minutes and seconds, else the PGN syntax.
-fn clock_name(time_control: &caissa_arbiter::TimeControl) -> String {
+pub(crate) fn clock_name(time_control: &caissa_arbiter::TimeControl) -> String {
     match time_control.periods.as_slice() {
         [p] if p.moves.is_none()
             && p.base_ms % 60_000 == 0
@@ -125,7 +125,7 @@ fn clock_name(time_control: &caissa_arbiter::TimeControl) -> String {
 /// The longest round interval, s (a week).
 const MAX_INTERVAL_S: u64 = 604_800;
 
-fn names(list: Option<&str>) -> Vec<&str> {
+pub(crate) fn names(list: Option<&str>) -> Vec<&str> {
     list.unwrap_or_default()
         .split([',', ' '])
         .map(str::trim)
@@ -133,7 +133,7 @@ fn names(list: Option<&str>) -> Vec<&str> {
         .collect()
 }
 
-async fn user_ids(
+pub(crate) async fn user_ids(
     accounts: &Accounts,
     field: &str,
     list: Option<&str>,
@@ -177,6 +177,11 @@ async fn spec_of(accounts: &Accounts, f: TournamentForm) -> Result<Spec, ApiErro
         f.clock_delay_type,
     )?;
     let system = f.system.unwrap_or(System::Swiss);
+    if system == System::Arena {
+        return Err(ApiError::BadRequest(
+            "system: an arena is created with POST /api/tournament".into(),
+        ));
+    }
     let rounds = match (system, f.nb_rounds) {
         (System::Swiss, None) => {
             return Err(ApiError::BadRequest(
@@ -244,26 +249,52 @@ async fn spec_of(accounts: &Accounts, f: TournamentForm) -> Result<Spec, ApiErro
         rated,
         starts_at: f.starts_at.unwrap_or_else(|| now_ms() + 300_000),
         round_interval_ms: interval * 1000,
-        conditions: Conditions {
-            min_rating: f.min_rating,
-            max_rating: f.max_rating,
-            min_rated_games: f.min_rated_games,
-            min_account_age_days: f.account_age,
-            invited: user_ids(accounts, "conditions.allowList", f.allow_list.as_deref()).await?,
-            password_sha256: f
-                .password
-                .as_deref()
-                .filter(|p| !p.is_empty())
-                .map(hash_entry_password),
-        },
+        conditions: conditions(
+            accounts,
+            Conditions {
+                min_rating: f.min_rating,
+                max_rating: f.max_rating,
+                min_rated_games: f.min_rated_games,
+                min_account_age_days: f.account_age,
+                ..Conditions::default()
+            },
+            f.allow_list.as_deref(),
+            f.password.as_deref(),
+        )
+        .await?,
         allow_bots: f.bots.unwrap_or(false),
         arbiters: user_ids(accounts, "arbiters", f.arbiters.as_deref()).await?,
         tiebreaks,
+        minutes: None,
+        berserkable: false,
+        streakable: false,
     })
 }
 
-/// `2026-12-02T18:30:00Z` for ms since the epoch.
-async fn found(tournaments: &Tournaments, id: &str) -> Result<Record, ApiError> {
+/// Entry conditions: `limits` as given, the invitation list by name checked, the
+/// password kept as its hash.
+pub(crate) async fn conditions(
+    accounts: &Accounts,
+    limits: Conditions,
+    allow_list: Option<&str>,
+    password: Option<&str>,
+) -> Result<Conditions, ApiError> {
+    if let (Some(min), Some(max)) = (limits.min_rating, limits.max_rating) {
+        if min > max {
+            return Err(ApiError::BadRequest(format!(
+                "conditions.minRating.rating: {min} is over the maximum {max}"
+            )));
+        }
+    }
+    Ok(Conditions {
+        invited: user_ids(accounts, "conditions.allowList", allow_list).await?,
+        password_sha256: password.filter(|p| !p.is_empty()).map(hash_entry_password),
+        ..limits
+    })
+}
+
+/// A tournament as the API returns it: found, or 404.
+pub(crate) async fn found(tournaments: &Tournaments, id: &str) -> Result<Record, ApiError> {
     tournaments.get(id).await
 }
 
@@ -311,20 +342,38 @@ async fn create_with(
     user: caissa_store::User,
     form: TournamentForm,
 ) -> Result<Json<Value>, ApiError> {
-    if is_guest(&user) {
+    organiser(&user)?;
+    let spec = spec_of(accounts, form).await?;
+    Ok(Json(tournament_json(
+        &organise(tournaments, limits, &user, spec).await?,
+    )))
+}
+
+/// Guests cannot organise.
+pub(crate) fn organiser(user: &caissa_store::User) -> Result<(), ApiError> {
+    if is_guest(user) {
         return Err(ApiError::Forbidden(
             "guests cannot organise tournaments; register first".into(),
         ));
     }
-    let spec = spec_of(accounts, form).await?;
+    Ok(())
+}
+
+/// Creates a tournament on checked terms.
+pub(crate) async fn organise(
+    tournaments: &Tournaments,
+    limits: &RateLimits,
+    user: &caissa_store::User,
+    spec: Spec,
+) -> Result<Record, ApiError> {
+    organiser(user)?;
     if spec.rated && spec.time_control.is_unlimited() {
         return Err(ApiError::BadRequest(
             "a tournament without a clock cannot be rated".into(),
         ));
     }
     limits.take(user.id, Kind::Seek)?;
-    let record = tournaments.create(&user, spec).await?;
-    Ok(Json(tournament_json(&record)))
+    tournaments.create(user, spec).await
 }
 
 /// A tournament.
@@ -362,14 +411,22 @@ async fn join(
     Path(id): Path<String>,
     Fields(form): Fields<JoinForm>,
 ) -> Result<Json<Value>, ApiError> {
-    if is_guest(&user) {
+    enter(&tournaments, &user, &id, form.password.as_deref()).await
+}
+
+/// `user` enters the tournament `id` (guests cannot).
+pub(crate) async fn enter(
+    tournaments: &Tournaments,
+    user: &caissa_store::User,
+    id: &str,
+    password: Option<&str>,
+) -> Result<Json<Value>, ApiError> {
+    if is_guest(user) {
         return Err(ApiError::Forbidden(
             "guests cannot play in tournaments; register first".into(),
         ));
     }
-    tournaments
-        .join(&user, &id, form.password.as_deref())
-        .await?;
+    tournaments.join(user, id, password).await?;
     Ok(ok())
 }
 
@@ -535,9 +592,18 @@ async fn games(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let record = found(&tournaments, &id).await?;
-    let ndjson = accepts(&headers, "application/x-ndjson");
-    let site = site_of(&headers);
+    games_of(&found(&tournaments, &id).await?, &exports, &headers).await
+}
+
+/// A tournament's games, PGN or NDJSON as `headers` accept, in the order they
+/// were paired.
+pub(crate) async fn games_of(
+    record: &Record,
+    exports: &Exports,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let ndjson = accepts(headers, "application/x-ndjson");
+    let site = site_of(headers);
     let mut body = String::new();
     for board in record.rounds.iter().flat_map(|r| r.boards.iter()) {
         let view = match exports.game(&board.game_id, &site).await {

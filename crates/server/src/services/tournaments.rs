@@ -361,6 +361,9 @@ impl Tournaments {
         if record.status == Status::Started && record.next_round_at.is_some_and(|at| at <= now) {
             self.next_round(&mut record, now).await;
         }
+        if record.is_arena() && record.status == Status::Started {
+            self.arena_step(&mut record, now).await;
+        }
         let forfeit_at = self.forfeit_no_shows(&record, now).await;
         if *record != before {
             if let Err(e) = self.save(&record).await {
@@ -372,13 +375,25 @@ impl Tournaments {
         }
         match record.status {
             Status::Created => Some(record.spec.starts_at),
-            Status::Started => [record.next_round_at, forfeit_at]
-                .into_iter()
-                .flatten()
-                .min()
-                .or(Some(now + 60_000)),
+            Status::Started => [
+                record.next_round_at,
+                forfeit_at,
+                record.arena_ends_at(),
+                record.next_arena_pairing(),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            .or(Some(now + 60_000)),
             Status::Finished => {
                 let id = record.id.clone();
+                {
+                    // Games still being played count no more.
+                    let mut by_game = self.by_game();
+                    for board in record.pending_boards() {
+                        by_game.remove(&board.game_id);
+                    }
+                }
                 drop(record);
                 self.directors().remove(&id);
                 None
@@ -392,6 +407,12 @@ impl Tournaments {
         let speed = record.spec.time_control.speed();
         for entrant in &mut record.entrants {
             entrant.rating = self.ratings.rating_of(entrant.user_id, speed).await;
+        }
+        if record.is_arena() {
+            // An arena starts at its time whoever is there: players come and go.
+            record.start_arena(now);
+            self.arena_step(record, now).await;
+            return;
         }
         if record.entrants.len() < 2 {
             record.finish(now);
@@ -430,6 +451,45 @@ impl Tournaments {
         });
     }
 
+    /// An arena's work: its end when the time is up, else a wave of pairings for
+    /// the players waiting (at most one per
+    /// [`crate::domain::arena::PAIRING_INTERVAL_MS`]), stored
+    /// before its games start.
+    async fn arena_step(&self, record: &mut Record, now: u64) {
+        if record.arena_ends_at().is_some_and(|end| now >= end) {
+            record.finish(now);
+            return;
+        }
+        if record.next_arena_pairing().is_none_or(|at| at > now) {
+            return;
+        }
+        let before = record.clone();
+        if !record.pair_arena(new_id, now) {
+            return;
+        }
+        if let Err(e) = self.save(record).await {
+            tracing::error!("tournament {}: pairings not stored: {e}", record.id);
+            *record = before;
+            return;
+        }
+        self.resume_round(record).await.unwrap_or_else(|e| {
+            tracing::error!("tournament {}: games not started: {e}", record.id);
+        });
+    }
+
+    /// Records a game's end, by the tournament's system.
+    fn record_result(record: &mut Record, view: &View) -> bool {
+        let Some(finish) = view.finish else {
+            return false;
+        };
+        let result = scored(finish.result, finish.termination, view.moves.len());
+        if record.is_arena() {
+            record.record_arena(view.id(), result, view.moves.len(), view.berserk)
+        } else {
+            record.record(view.id(), result, now_ms())
+        }
+    }
+
     /// Makes the current round whole: each board's game started if it was not,
     /// and the result of each that ended recorded.
     async fn resume_round(&self, record: &mut Record) -> Result<(), ApiError> {
@@ -442,11 +502,7 @@ impl Tournaments {
                 .insert(board.game_id.clone(), record.id.clone());
             match self.games.find(&board.game_id).await {
                 Ok(found) => {
-                    let view = found.view();
-                    if let Some(finish) = view.finish {
-                        let result = scored(finish.result, finish.termination, view.moves.len());
-                        record.record(&board.game_id, result, now_ms());
-                    }
+                    Self::record_result(record, &found.view());
                 }
                 Err(ApiError::NotFound(_)) => {
                     let (Some(white), Some(black)) =
@@ -454,12 +510,15 @@ impl Tournaments {
                     else {
                         continue;
                     };
-                    let setup = GameSetup::new(
-                        &white.name,
-                        &black.name,
-                        record.spec.ruleset,
-                        record.spec.time_control.clone(),
-                    );
+                    let setup = GameSetup {
+                        berserkable: record.is_arena() && record.spec.berserkable,
+                        ..GameSetup::new(
+                            &white.name,
+                            &black.name,
+                            record.spec.ruleset,
+                            record.spec.time_control.clone(),
+                        )
+                    };
                     self.arbiters
                         .name(&board.game_id, &record.spec.arbiters)
                         .await?;
@@ -483,10 +542,9 @@ impl Tournaments {
     /// has not moved within the default time; returns the next such deadline.
     async fn forfeit_no_shows(&self, record: &Record, now: u64) -> Option<u64> {
         let default_ms = record.spec.ruleset.params().default_time_ms?;
-        let started = record.rounds.last()?.started_at;
         let wait = default_ms.max(NO_SHOW_GRACE_MS);
         let mut next = None::<u64>;
-        for board in record.pending_boards() {
+        for (board, started) in record.pending_with_start() {
             let Some(handle) = self.games.live(&board.game_id) else {
                 continue;
             };
@@ -524,13 +582,12 @@ impl Tournaments {
         let Some(id) = id else {
             return;
         };
-        let Some(finish) = view.finish else {
+        if view.finish.is_none() {
             return;
-        };
-        let result = scored(finish.result, finish.termination, view.moves.len());
+        }
         let outcome = self
             .change(&id, |r| {
-                r.record(view.id(), result, now_ms());
+                Self::record_result(r, &view);
                 Ok(())
             })
             .await;
