@@ -335,6 +335,11 @@ pub fn game_json(view: &View) -> Value {
         "ruleset": info.setup.ruleset.name(),
         "clock": clock(tc),
     });
+    for (side, berserk) in ["white", "black"].into_iter().zip(view.berserk) {
+        if berserk {
+            game["players"][side]["berserk"] = json!(true);
+        }
+    }
     if let Some(w) = winner(view) {
         game["winner"] = json!(w);
     }

@@ -1,0 +1,122 @@
+//! What the tests that run `caissa serve` as a process share: a temporary
+//! directory, a free port, the server (killed when dropped), accounts with
+//! tokens made in the store, and a small HTTP client.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use caissa_store::Store;
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_caissa");
+
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("caissa-tour-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub struct ServerProcess(pub Child);
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn start(db: &str, port: u16) -> ServerProcess {
+    let child = Command::new(BIN)
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    ServerProcess(child)
+}
+
+/// Accounts with tokens, made in the store before the server starts.
+pub async fn accounts(db: &str, names: &[String]) -> HashMap<String, String> {
+    let store = Store::open(db).await.unwrap();
+    let mut tokens = HashMap::new();
+    for name in names {
+        let user = store.create_user(name, None, 0).await.unwrap();
+        let token = caissa_server::auth::issue_token(
+            &store,
+            user.id,
+            &caissa_server::auth::SCOPES,
+            "tests",
+        )
+        .await
+        .unwrap();
+        tokens.insert(name.clone(), token);
+    }
+    tokens
+}
+
+pub struct Api {
+    pub base: String,
+    pub client: reqwest::Client,
+}
+
+impl Api {
+    pub async fn post(&self, path: &str, token: &str, form: &[(&str, String)]) -> (u16, Value) {
+        match self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .form(form)
+            .send()
+            .await
+        {
+            Ok(resp) => {
+                let status = resp.status().as_u16();
+                (status, resp.json().await.unwrap_or(Value::Null))
+            }
+            Err(_) => (0, Value::Null),
+        }
+    }
+
+    pub async fn get_text(&self, path: &str) -> Option<String> {
+        let resp = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .ok()?;
+        if !resp.status().is_success() {
+            return None;
+        }
+        resp.text().await.ok()
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Option<Value> {
+        let mut request = self.client.get(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let resp = request.send().await.ok()?;
+        if !resp.status().is_success() {
+            return None;
+        }
+        resp.json().await.ok()
+    }
+}
