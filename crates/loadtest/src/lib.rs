@@ -50,6 +50,7 @@
 //! moves/s × round trip ≈ games. With a think time `T` the offered load is about
 //! `N / (T + round trip)` moves/s, and the round trips show the latency at that load.
 
+mod arena;
 mod board;
 mod chart;
 mod durability;
@@ -151,6 +152,14 @@ pub struct Args {
     /// moves per second.
     #[arg(long)]
     chart: Option<PathBuf>,
+    /// Instead of games between pairs: an arena of this many players on the
+    /// in-process server, played for --arena-minutes with --clock-secs games of at
+    /// most --moves plies, reporting the pairing latency, moves/s and errors.
+    #[arg(long, conflicts_with_all = ["addr", "board", "http2", "games"])]
+    arena: Option<usize>,
+    /// The arena's length, minutes (1 to 720).
+    #[arg(long, default_value_t = 3, requires = "arena")]
+    arena_minutes: u32,
 }
 
 /// How many error messages are kept to be printed.
@@ -185,6 +194,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!(
             "--clock-secs must be from 1 to 10800 (three hours, the most a challenge may ask for)"
         );
+    }
+    if let Some(players) = args.arena {
+        return run_arena(&args, players);
     }
     let target = args
         .addr
@@ -264,6 +276,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = result?;
     print!("{}", report.table(&plan));
     report.verdict()
+}
+
+/// `--arena`: one arena on an in-process server and a fresh database.
+fn run_arena(args: &Args, players: usize) -> anyhow::Result<()> {
+    if !(1..=720).contains(&args.arena_minutes) {
+        bail!("--arena-minutes must be from 1 to 720");
+    }
+    let dir = std::env::temp_dir().join(format!(
+        "caissa-loadtest-arena-{}-{}",
+        std::process::id(),
+        caissa_server::now_ms()
+    ));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let plan = arena::ArenaPlan {
+        players,
+        minutes: args.arena_minutes,
+        clock_secs: args.clock_secs,
+        plies: args.moves,
+        db_url: args
+            .db
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", dir.join("arena.db").display())),
+        seed: args.seed.unwrap_or_else(rand::random),
+        deadline: Instant::now() + Duration::from_secs(args.timeout_secs),
+    };
+    let result = arena::run(&plan);
+    if args.keep_db {
+        eprintln!("loadtest: database kept at {}", dir.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    result
 }
 
 /// What to do, with every default resolved.

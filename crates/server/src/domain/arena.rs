@@ -12,7 +12,7 @@ use super::tournament::{Board, Entrant, Record, Round, Status, System};
 
 /// The least time between two waves of pairings, ms: players who finish
 /// within it are paired together rather than one by one.
-pub const PAIRING_INTERVAL_MS: u64 = 2_000;
+pub const PAIRING_INTERVAL_MS: u64 = 1_000;
 
 /// An arena's play: when it ends and every player's sheet.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,12 +6,14 @@
 //! server killed at any point resumes with every pairing and result it had.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use caissa_arbiter::{ArbiterAction, GameSetup};
 use caissa_rules::Color;
 use caissa_store::{Store, StoredTournament, User};
+use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use tokio::sync::{watch, Notify};
 
@@ -30,6 +32,12 @@ use crate::services::ratings::Ratings;
 const NO_SHOW_GRACE_MS: u64 = 30_000;
 /// The name the director acts under in a game's log.
 const DIRECTOR: &str = "Tournament director";
+/// Results are stored at most this often, ms: each is stored whole, and a big
+/// arena's results come by the dozen every second. A result not stored yet is
+/// not lost: after a restart it is read again from its game.
+const RESULTS_STORED_EVERY_MS: u64 = 1_000;
+/// Games of a round (or an arena's wave) started at once.
+const GAMES_STARTED_AT_ONCE: usize = 64;
 
 impl From<TournamentError> for ApiError {
     fn from(e: TournamentError) -> ApiError {
@@ -44,8 +52,12 @@ impl From<TournamentError> for ApiError {
 struct Director {
     record: tokio::sync::Mutex<Record>,
     wake: Notify,
-    /// Bumped after every stored change, for live pages.
+    /// Bumped after every change, for live pages.
     version: watch::Sender<u64>,
+    /// Results recorded in memory and not stored yet.
+    dirty: AtomicBool,
+    /// When the record was last stored, ms.
+    saved_at: AtomicU64,
 }
 
 /// The tournaments of a server.
@@ -134,7 +146,7 @@ impl Tournaments {
                 };
                 let director = self.launch(record);
                 let mut record = director.record.lock().await;
-                self.resume_round(&mut record).await?;
+                self.resume_round(&mut record, false).await?;
                 director.wake.notify_one();
                 loaded += 1;
             }
@@ -155,6 +167,8 @@ impl Tournaments {
             record: tokio::sync::Mutex::new(record),
             wake: Notify::new(),
             version: watch::channel(0).0,
+            dirty: AtomicBool::new(false),
+            saved_at: AtomicU64::new(0),
         });
         self.directors().insert(id, director.clone());
         tokio::spawn(direct(self.me.clone(), director.clone()));
@@ -221,6 +235,8 @@ impl Tournaments {
         let mut changed = record.clone();
         change(&mut changed)?;
         self.save(&changed).await?;
+        director.dirty.store(false, Ordering::Relaxed);
+        director.saved_at.store(now_ms(), Ordering::Relaxed);
         *record = changed;
         director.version.send_modify(|v| *v += 1);
         director.wake.notify_one();
@@ -354,7 +370,7 @@ impl Tournaments {
     async fn step(&self, director: &Director) -> Option<u64> {
         let mut record = director.record.lock().await;
         let now = now_ms();
-        let before = record.clone();
+        let before = (record.status, record.rounds.len(), record.next_round_at);
         if record.status == Status::Created && now >= record.spec.starts_at {
             self.start(&mut record, now).await;
         }
@@ -365,19 +381,33 @@ impl Tournaments {
             self.arena_step(&mut record, now).await;
         }
         let forfeit_at = self.forfeit_no_shows(&record, now).await;
-        if *record != before {
+        let changed = before != (record.status, record.rounds.len(), record.next_round_at);
+        let dirty = director.dirty.load(Ordering::Relaxed);
+        let results_due = director.saved_at.load(Ordering::Relaxed) + RESULTS_STORED_EVERY_MS;
+        // A finished record is stored before its director goes.
+        let over = record.status == Status::Finished;
+        if changed || (dirty && (now >= results_due || over)) {
             if let Err(e) = self.save(&record).await {
+                // Kept in memory and stored again in a second; a pairing is
+                // always stored before its games start (`next_round`).
                 tracing::error!("tournament {}: not stored: {e}", record.id);
-                *record = before;
+                director.dirty.store(true, Ordering::Relaxed);
                 return Some(now + 1000);
             }
+            director.dirty.store(false, Ordering::Relaxed);
+            director.saved_at.store(now, Ordering::Relaxed);
             director.version.send_modify(|v| *v += 1);
         }
+        let store_at = director
+            .dirty
+            .load(Ordering::Relaxed)
+            .then_some(results_due);
         match record.status {
             Status::Created => Some(record.spec.starts_at),
             Status::Started => [
                 record.next_round_at,
                 forfeit_at,
+                store_at,
                 record.arena_ends_at(),
                 record.next_arena_pairing(),
             ]
@@ -446,7 +476,7 @@ impl Tournaments {
             record.next_round_at = Some(now + 1000);
             return;
         }
-        self.resume_round(record).await.unwrap_or_else(|e| {
+        self.resume_round(record, true).await.unwrap_or_else(|e| {
             tracing::error!("tournament {}: games not started: {e}", record.id);
         });
     }
@@ -472,7 +502,7 @@ impl Tournaments {
             *record = before;
             return;
         }
-        self.resume_round(record).await.unwrap_or_else(|e| {
+        self.resume_round(record, true).await.unwrap_or_else(|e| {
             tracing::error!("tournament {}: games not started: {e}", record.id);
         });
     }
@@ -492,50 +522,66 @@ impl Tournaments {
 
     /// Makes the current round whole: each board's game started if it was not,
     /// and the result of each that ended recorded.
-    async fn resume_round(&self, record: &mut Record) -> Result<(), ApiError> {
+    /// `fresh`: the round was just paired, so none of its games exists yet.
+    async fn resume_round(&self, record: &mut Record, fresh: bool) -> Result<(), ApiError> {
         if record.status != Status::Started {
             return Ok(());
         }
         let pending: Vec<_> = record.pending_boards().cloned().collect();
+        {
+            let mut by_game = self.by_game();
+            for board in &pending {
+                by_game.insert(board.game_id.clone(), record.id.clone());
+            }
+        }
+        // The games that exist: their results; the others are started, a few at
+        // a time (each is written to the store).
+        let mut to_start = Vec::new();
         for board in pending {
-            self.by_game()
-                .insert(board.game_id.clone(), record.id.clone());
+            if fresh && self.games.live(&board.game_id).is_none() {
+                to_start.push(board);
+                continue;
+            }
             match self.games.find(&board.game_id).await {
                 Ok(found) => {
                     Self::record_result(record, &found.view());
                 }
-                Err(ApiError::NotFound(_)) => {
-                    let (Some(white), Some(black)) =
-                        (record.by_rank(board.white), record.by_rank(board.black))
-                    else {
-                        continue;
-                    };
-                    let setup = GameSetup {
-                        berserkable: record.is_arena() && record.spec.berserkable,
-                        ..GameSetup::new(
-                            &white.name,
-                            &black.name,
-                            record.spec.ruleset,
-                            record.spec.time_control.clone(),
-                        )
-                    };
-                    self.arbiters
-                        .name(&board.game_id, &record.spec.arbiters)
-                        .await?;
-                    self.games
-                        .start(
-                            board.game_id.clone(),
-                            (white.user_id, white.name.clone()),
-                            (black.user_id, black.name.clone()),
-                            setup,
-                            record.spec.rated,
-                        )
-                        .await?;
-                }
+                Err(ApiError::NotFound(_)) => to_start.push(board),
                 Err(e) => return Err(e),
             }
         }
-        Ok(())
+        let record = &*record;
+        let starts = to_start.into_iter().filter_map(|board| {
+            let white = record.by_rank(board.white)?;
+            let black = record.by_rank(board.black)?;
+            let setup = GameSetup {
+                berserkable: record.is_arena() && record.spec.berserkable,
+                ..GameSetup::new(
+                    &white.name,
+                    &black.name,
+                    record.spec.ruleset,
+                    record.spec.time_control.clone(),
+                )
+            };
+            let (white, black) = (
+                (white.user_id, white.name.clone()),
+                (black.user_id, black.name.clone()),
+            );
+            Some(async move {
+                self.arbiters
+                    .name(&board.game_id, &record.spec.arbiters)
+                    .await?;
+                self.games
+                    .start(board.game_id, white, black, setup, record.spec.rated)
+                    .await
+                    .map(|_| ())
+            })
+        });
+        let results: Vec<Result<(), ApiError>> = futures_util::stream::iter(starts)
+            .buffer_unordered(GAMES_STARTED_AT_ONCE)
+            .collect()
+            .await;
+        results.into_iter().collect()
     }
 
     /// Forfeits, through the arbiter's seat, each player of the current round who
@@ -582,20 +628,15 @@ impl Tournaments {
         let Some(id) = id else {
             return;
         };
-        if view.finish.is_none() {
+        // A finished tournament's director is gone: the result counts no more.
+        let Some(director) = self.directors().get(&id).cloned() else {
             return;
-        }
-        let outcome = self
-            .change(&id, |r| {
-                Self::record_result(r, &view);
-                Ok(())
-            })
-            .await;
-        if let Err(e) = outcome {
-            tracing::warn!(
-                "tournament {id}: result of game {} not recorded: {e}",
-                view.id()
-            );
+        };
+        let mut record = director.record.lock().await;
+        if Self::record_result(&mut record, &view) {
+            director.dirty.store(true, Ordering::Relaxed);
+            director.version.send_modify(|v| *v += 1);
+            director.wake.notify_one();
         }
     }
 }
