@@ -32,6 +32,8 @@ async fn bot(api: Arc<Api>, name: String, token: String, stop: Arc<AtomicBool>) 
             continue;
         };
         for game in playing["nowPlaying"].as_array().into_iter().flatten() {
+            assert_eq!(game["source"], "arena", "{game}");
+            assert!(game["tournamentId"].is_string(), "{game}");
             let id = game["gameId"].as_str().unwrap_or_default().to_string();
             let act = |what: &str| format!("/api/board/game/{id}/{what}");
             let against_ace = game["opponent"]["username"] == ACE;
@@ -134,6 +136,7 @@ async fn an_arena_with_berserk_and_streaks_is_scored_by_lichess_rules() {
                 ("minutes", "1".into()),
                 ("startDate", starts.to_string()),
                 ("rated", "false".into()),
+                ("arbiters", "organiser".into()),
             ],
         )
         .await;
@@ -173,6 +176,7 @@ async fn an_arena_with_berserk_and_streaks_is_scored_by_lichess_rules() {
     // Half way, bot7 pauses.
     let deadline = Instant::now() + Duration::from_secs(120);
     tokio::time::sleep(Duration::from_millis(starts.saturating_sub(now()) + 30_000)).await;
+    top_board_and_arbiter_see_the_arena(&api, &id, &tokens["organiser"]).await;
     let (status, body) = api
         .post(
             &format!("/api/tournament/{id}/withdraw"),
@@ -230,6 +234,10 @@ async fn an_arena_with_berserk_and_streaks_is_scored_by_lichess_rules() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     games.sort_by_key(|g| g["createdAt"].as_u64());
+    for g in &games {
+        assert_eq!(g["source"], "arena", "{g}");
+        assert_eq!(g["tournamentId"], id.as_str(), "{g}");
+    }
     let mut bot7_games_after_pause = 0;
     for name in &players {
         let mine: Vec<(bool, usize, bool)> = games
@@ -263,6 +271,62 @@ async fn an_arena_with_berserk_and_streaks_is_scored_by_lichess_rules() {
         "berserk bonus, then the streak: {ace}"
     );
     assert_eq!(bot7_games_after_pause, 0, "a paused player was paired");
+}
+
+/// While games are played: the arena's `featured` game is one of its duels, TV
+/// of the arena shows one of its games, and the organiser, named arbiter, sees
+/// exactly the arena's games in a console filtered to it.
+async fn top_board_and_arbiter_see_the_arena(api: &Api, id: &str, organiser: &str) {
+    let mut seen = false;
+    for _ in 0..50 {
+        let t = api
+            .get(&format!("/api/tournament/{id}"), None)
+            .await
+            .unwrap();
+        let Some(top) = t.get("featured") else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        assert!(
+            t["duels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["id"] == top["id"]),
+            "{t}"
+        );
+        assert!(
+            top["white"]["rank"].is_u64() && top["black"]["rank"].is_u64(),
+            "{top}"
+        );
+        assert!(
+            top["fen"].is_string() && top["c"]["white"].is_u64(),
+            "{top}"
+        );
+        seen = true;
+        break;
+    }
+    assert!(seen, "no featured game while the arena is played");
+    let tv = api
+        .get(&format!("/api/tv?tournament={id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(tv["tournamentId"], id, "{tv}");
+    let console = api
+        .get(
+            &format!("/api/arbiter/games?tournament={id}"),
+            Some(organiser),
+        )
+        .await
+        .unwrap();
+    let listed = console["games"].as_array().unwrap();
+    assert!(!listed.is_empty(), "{console}");
+    assert!(listed.iter().all(|g| g["tournament"] == id), "{console}");
+    let other = api
+        .get("/api/arbiter/games?tournament=elsewhere", Some(organiser))
+        .await
+        .unwrap();
+    assert_eq!(other["games"], serde_json::json!([]), "{other}");
 }
 
 fn now() -> u64 {

@@ -35,6 +35,9 @@ async fn bot(api: Arc<Api>, token: String, ghost: Arc<AtomicBool>, stop: Arc<Ato
             continue;
         };
         for game in playing["nowPlaying"].as_array().into_iter().flatten() {
+            // Lichess's shape: a tournament's game names its Swiss.
+            assert_eq!(game["source"], "swiss", "{game}");
+            assert!(game["swissId"].is_string(), "{game}");
             if game["isMyTurn"] != true {
                 continue;
             }

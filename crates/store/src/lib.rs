@@ -157,6 +157,8 @@ pub struct StoredGame {
     pub result: Option<String>,
     /// Whether the game counts for ratings.
     pub rated: bool,
+    /// Where the game comes from: `friend`, `lobby`, `ai`, `arena:ID`, `swiss:ID`.
+    pub source: String,
     /// The events in order, as JSON.
     pub events: Vec<String>,
 }
@@ -372,7 +374,7 @@ impl Store {
     /// Creates a game with its first events, in one transaction.
     pub async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, white_id, black_id, setup, created_at, finished, result, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO games (id, white_id, black_id, setup, created_at, finished, result, rated, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(&game.id)
             .bind(game.white_id)
             .bind(game.black_id)
@@ -381,6 +383,7 @@ impl Store {
             .bind(game.finished)
             .bind(&game.result)
             .bind(game.rated)
+            .bind(&game.source)
             .execute(&mut *tx)
             .await?;
         let rows: Vec<(&str, i64, &str)> = (game.events.iter().enumerate())
@@ -448,7 +451,7 @@ impl Store {
 
     /// A game with all its events.
     pub async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let row = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result, rated FROM games WHERE id = ?")
+        let row = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result, rated, source FROM games WHERE id = ?")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -476,13 +479,14 @@ impl Store {
             finished: row.try_get::<i64, _>("finished")? != 0,
             result: row.try_get("result")?,
             rated: row.try_get::<i64, _>("rated")? != 0,
+            source: row.try_get("source")?,
             events,
         })
     }
 
     /// Games not yet finished (to resume after a restart).
     pub async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
-        let rows = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result, rated FROM games WHERE finished = 0 ORDER BY created_at")
+        let rows = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result, rated, source FROM games WHERE finished = 0 ORDER BY created_at")
             .fetch_all(&self.pool)
             .await?;
         let mut out = Vec::with_capacity(rows.len());
@@ -953,6 +957,7 @@ mod tests {
             finished: false,
             result: None,
             rated: true,
+            source: "arena:t1".into(),
             events: vec!["e0".into()],
         };
         store.create_game(&game).await.unwrap();
@@ -975,6 +980,7 @@ mod tests {
         assert_eq!(back.events, vec!["e0", "e1", "e2", "e3"]);
         assert!(back.finished);
         assert_eq!(back.result.as_deref(), Some("1-0"));
+        assert_eq!(back.source, "arena:t1");
         assert!(store.live_games().await.unwrap().is_empty());
         let finished = GameFilter::default();
         assert_eq!(
@@ -1060,6 +1066,7 @@ mod tests {
             finished: false,
             result: None,
             rated: false,
+            source: "friend".into(),
             events: vec![],
         };
         store.create_game(&game).await.unwrap();
@@ -1116,6 +1123,7 @@ mod tests {
                 finished: false,
                 result: None,
                 rated: false,
+                source: "friend".into(),
                 events: vec!["start".into()],
             };
             store.create_game(&game).await.unwrap();
@@ -1231,6 +1239,7 @@ mod tests {
                 finished: false,
                 result: None,
                 rated: false,
+                source: "friend".into(),
                 events: vec!["start".into()],
             };
             store.create_game(&game).await.unwrap();

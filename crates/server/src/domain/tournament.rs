@@ -5,7 +5,8 @@
 //! and applies what the crate decides. Nothing here does I/O.
 
 use caissa_arbiter::{Ruleset, TimeControl};
-use caissa_tournament::standings::{self, Standing};
+use caissa_rating::elo;
+use caissa_tournament::standings::{self, RatingChange, Standing};
 use caissa_tournament::tiebreak::Tiebreak;
 use caissa_tournament::{
     dutch, round_robin, Bye, Colour, Entry, GameResult, Pairing, PairingError, Player, PlayerId,
@@ -585,6 +586,46 @@ impl Record {
                 .filter(|b| b.result.is_none())
                 .map(move |b| (b, r.started_at))
         })
+    }
+
+    /// The top board being played, the one TV shows: a Swiss's or round robin's
+    /// first board still playing in the latest round; an arena's game whose
+    /// better player stands highest now.
+    pub fn top_board(&self) -> Option<&Board> {
+        if self.is_arena() {
+            let place: std::collections::HashMap<PlayerId, usize> = self
+                .arena_standings()
+                .iter()
+                .filter_map(|s| Some((s.entrant.rank?, s.rank)))
+                .collect();
+            let best = |b: &&Board| {
+                let of = |p| place.get(&p).copied().unwrap_or(usize::MAX);
+                of(b.white).min(of(b.black))
+            };
+            return self.pending_boards().min_by_key(best);
+        }
+        let round = self.rounds.last()?;
+        round.boards.iter().find(|b| b.result.is_none())
+    }
+
+    /// FIDE Elo changes (Rating Regulations 8.3), for a rated event played
+    /// under an over-the-board ruleset (not an arena, not the online rules);
+    /// `None` for others. The server does not know a player's FIDE history, so
+    /// each counts as established and adult: K 20, or 10 from 2400.
+    pub fn elo_changes(&self) -> Option<Vec<RatingChange>> {
+        if !self.spec.rated || self.is_arena() || !self.spec.ruleset.is_over_the_board() {
+            return None;
+        }
+        let k = |p: &Player| {
+            let rating = f64::from(p.rating);
+            elo::k_factor(&elo::Player {
+                rating,
+                games: 30,
+                age: u32::MAX,
+                reached_2400: rating >= 2400.0,
+            })
+        };
+        Some(standings::rating_changes(&self.model(false), k))
     }
 
     /// The standings after the rounds played, with the tournament's tiebreaks.

@@ -233,3 +233,37 @@ fn the_stored_record_reads_back_the_same() {
     let back: Record = serde_json::from_str(&text).unwrap();
     assert_eq!(back, r);
 }
+
+#[test]
+fn a_rated_over_the_board_event_reports_fide_elo_changes_with_the_400_point_rule() {
+    let mut r = Record::new(
+        "t".into(),
+        (0, "org".into()),
+        spec(System::Swiss, Some(1)),
+        0,
+    );
+    r.join(entrant(1, 2450)).unwrap();
+    r.join(entrant(2, 1500)).unwrap();
+    r.assign_ranks();
+    r.status = Status::Started;
+    play_round(&mut r, true);
+    // Online, or unrated: no FIDE report.
+    assert!(r.elo_changes().is_none());
+    r.spec.ruleset = Ruleset::FideStandard;
+    assert!(r.elo_changes().is_none());
+    r.spec.rated = true;
+    let changes = r.elo_changes().unwrap();
+    let of = |rating: u16| changes.iter().find(|c| c.rating == rating).unwrap();
+    let (high, low) = (of(2450), of(1500));
+    // 950 points apart count as 400: the favourite expects 0.92 (FIDE table 8.1(b)).
+    assert_eq!((high.k, low.k), (10.0, 20.0));
+    assert!((high.expected - 0.92).abs() < 1e-9 && (low.expected - 0.08).abs() < 1e-9);
+    let won = |c: &caissa_tournament::standings::RatingChange| c.score == 1.0;
+    let expect = |c: &caissa_tournament::standings::RatingChange| {
+        c.k * (if won(c) { 1.0 } else { 0.0 } - c.expected)
+    };
+    for c in [high, low] {
+        assert_eq!(c.games, 1);
+        assert!((c.change.unwrap() - expect(c)).abs() < 1e-9);
+    }
+}

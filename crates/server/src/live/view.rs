@@ -41,6 +41,66 @@ impl Player {
     }
 }
 
+/// Where a game comes from, as lichess's `source` names it; a tournament's game
+/// also names its tournament (round robins have the Swiss's shape).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum GameSource {
+    /// A challenge between two players.
+    #[default]
+    Friend,
+    /// A seek taken in the lobby.
+    Lobby,
+    /// A game against the computer.
+    Ai,
+    /// A game of the arena with this id.
+    Arena(String),
+    /// A game of the Swiss or round robin with this id.
+    Swiss(String),
+}
+
+impl GameSource {
+    /// Lichess's `source` key.
+    pub fn key(&self) -> &'static str {
+        match self {
+            GameSource::Friend => "friend",
+            GameSource::Lobby => "lobby",
+            GameSource::Ai => "ai",
+            GameSource::Arena(_) => "arena",
+            GameSource::Swiss(_) => "swiss",
+        }
+    }
+
+    /// The tournament (arena, Swiss or round robin) the game belongs to.
+    pub fn tournament(&self) -> Option<&str> {
+        match self {
+            GameSource::Arena(id) | GameSource::Swiss(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The text stored with the game: the key, and `:ID` for a tournament's.
+    pub fn stored(&self) -> String {
+        match self {
+            GameSource::Arena(id) | GameSource::Swiss(id) => format!("{}:{id}", self.key()),
+            other => other.key().to_string(),
+        }
+    }
+
+    /// The source stored as `text` (anything unknown reads as a challenge, as
+    /// games stored before sources were).
+    pub fn from_stored(text: &str) -> GameSource {
+        match text.split_once(':') {
+            Some(("arena", id)) => GameSource::Arena(id.to_string()),
+            Some(("swiss", id)) => GameSource::Swiss(id.to_string()),
+            _ => match text {
+                "lobby" => GameSource::Lobby,
+                "ai" => GameSource::Ai,
+                _ => GameSource::Friend,
+            },
+        }
+    }
+}
+
 /// What does not change while a game is played.
 #[derive(Debug)]
 pub struct GameInfo {
@@ -56,6 +116,8 @@ pub struct GameInfo {
     pub created_at: u64,
     /// Whether the game counts for ratings.
     pub rated: bool,
+    /// Where the game comes from.
+    pub source: GameSource,
 }
 
 impl GameInfo {

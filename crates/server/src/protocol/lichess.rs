@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::domain::challenge::Challenge;
 use crate::live::handle::GameHandle;
-use crate::live::view::{now_ms, Player, View};
+use crate::live::view::{now_ms, GameSource, Player, View};
 
 fn player(p: &Player) -> Value {
     json!({ "id": p.name.to_lowercase(), "name": p.name, "title": null, "rating": p.rating, "provisional": p.provisional })
@@ -271,7 +271,7 @@ pub fn game_state(view: &View) -> Value {
 pub fn game_full(view: &View) -> Value {
     let setup = &view.info.setup;
     let tc = &setup.time_control;
-    json!({
+    let mut full = json!({
         "type": "gameFull",
         "id": view.info.id,
         "rated": view.info.rated,
@@ -286,7 +286,13 @@ pub fn game_full(view: &View) -> Value {
         "black": player(&view.info.black),
         "initialFen": setup.fen.clone().unwrap_or_else(|| "startpos".into()),
         "state": game_state(view),
-    })
+    });
+    name_tournament(&mut full, &view.info.source);
+    if setup.berserkable {
+        // An arena's game: each player may halve their clock before their first move.
+        full["berserkable"] = json!(true);
+    }
+    full
 }
 
 /// The `game` object of `gameStart` / `gameFinish` events, for one player.
@@ -306,13 +312,24 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
         "rated": view.info.rated,
         "speed": speed(tc),
         "perf": speed(tc),
-        "source": "friend",
+        "source": view.info.source.key(),
         "status": { "name": status(view) },
         "variant": view_variant(view),
         "hasMoved": !view.moves.is_empty(),
     });
     game["winner"] = json!(winner(view));
+    name_tournament(&mut game, &view.info.source);
     json!({ "type": kind, "game": game })
+}
+
+/// Lichess's `tournamentId` (an arena) or `swissId` (a Swiss or round robin)
+/// on a tournament's game.
+fn name_tournament(game: &mut Value, source: &GameSource) {
+    match source {
+        GameSource::Arena(id) => game["tournamentId"] = json!(id),
+        GameSource::Swiss(id) => game["swissId"] = json!(id),
+        _ => {}
+    }
 }
 
 /// A game as `/game/export/{id}` returns it in JSON.
@@ -334,7 +351,9 @@ pub fn game_json(view: &View) -> Value {
         "moves": view.moves.uci_text(),
         "ruleset": info.setup.ruleset.name(),
         "clock": clock(tc),
+        "source": info.source.key(),
     });
+    name_tournament(&mut game, &info.source);
     for (side, berserk) in ["white", "black"].into_iter().zip(view.berserk) {
         if berserk {
             game["players"][side]["berserk"] = json!(true);

@@ -14,12 +14,12 @@ use caissa_arbiter::{ArbiterAction, GameResult};
 use caissa_rules::Color;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::error::ApiError;
-use crate::http::fields::Fields;
+use crate::http::fields::{Fields, Params};
 use crate::live::view::View;
 use crate::protocol::lichess;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
@@ -244,6 +244,7 @@ fn listed(view: &View) -> Value {
         "black": { "name": info.black.name, "rating": info.black.rating },
         "ruleset": info.setup.ruleset.name(),
         "timeControl": info.setup.time_control.to_string(),
+        "tournament": info.source.tournament(),
         "needsArbiter": view.pending.needs_arbiter(),
         // How old the state's clocks are, ms: the running one has run as long.
         "age": crate::live::view::now_ms().saturating_sub(view.at),
@@ -251,18 +252,31 @@ fn listed(view: &View) -> Value {
     })
 }
 
+/// Which of the games an arbiter's list shows.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GamesQuery {
+    /// Only the games of this tournament (arena, Swiss or round robin).
+    pub tournament: Option<String>,
+}
+
 /// The games the caller arbitrates: with the `arbiter` right every game being
 /// played that they do not play, and the games they were named arbiter of
 /// (with the last finished ones); those waiting for a decision first.
-#[utoipa::path(get, path = "/api/arbiter/games", tag = "arbiter",
+#[utoipa::path(get, path = "/api/arbiter/games", tag = "arbiter", params(GamesQuery),
     responses(
-        (status = 200, description = "`{arbiter, games: [{id, white, black, ruleset, timeControl, needsArbiter, age, state}]}`; `arbiter`: whether the caller holds the right; `age`: how many ms ago the state's clocks were read (the running one has run as long since)", body = Object),
+        (status = 200, description = "`{arbiter, games: [{id, white, black, ruleset, timeControl, tournament, needsArbiter, age, state}]}`; `arbiter`: whether the caller holds the right; `tournament`: the tournament the game belongs to, or null; `age`: how many ms ago the state's clocks were read (the running one has run as long since)", body = Object),
+        (status = 400, description = "An unknown query parameter", body = ErrorBody),
         (status = 401, description = "Not signed in", body = ErrorBody)))]
 async fn games(
     State(arbiters): State<Arc<Arbiters>>,
     Authed(user): Authed,
+    Params(q): Params<GamesQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let views = arbiters.games_of(&user).await?;
+    let mut views = arbiters.games_of(&user).await?;
+    if let Some(tournament) = &q.tournament {
+        views.retain(|v| v.info.source.tournament() == Some(tournament.as_str()));
+    }
     Ok(Json(json!({
         "arbiter": arbiters.is_arbiter(user.id).await?,
         "games": views.iter().map(|v| listed(v)).collect::<Vec<_>>(),

@@ -26,10 +26,12 @@ use crate::routes::session::Authed;
 use crate::routes::terms::named_ruleset;
 use crate::routes::tournament_json::{arena_json, sheet_scores};
 use crate::routes::tournaments::{
-    clock_name, conditions, enter, found, games_of, organise, organiser, user_ids, JoinForm,
+    clock_name, conditions, enter, featured, found, games_of, organise, organiser, user_ids,
+    JoinForm,
 };
 use crate::services::accounts::Accounts;
 use crate::services::exports::Exports;
+use crate::services::games::Games;
 use crate::services::limits::RateLimits;
 use crate::services::tournaments::Tournaments;
 use crate::state::AppState;
@@ -222,15 +224,20 @@ pub struct PageQuery {
 #[utoipa::path(get, path = "/api/tournament/{id}", tag = "arena", security(()),
     params(("id" = String, Path, description = "The arena"), PageQuery),
     responses(
-        (status = 200, description = "`{id, createdBy, startsAt, system, fullName, minutes, clock, rated, berserkable, nbPlayers, standing: {page, players: [{name, rank, rating, score, sheet: {scores, fire?}}]}, duels, isStarted?, isFinished?, secondsToStart?, secondsToFinish?, podium?}`", body = Object),
+        (status = 200, description = "`{id, createdBy, startsAt, system, fullName, minutes, clock, rated, berserkable, nbPlayers, standing: {page, players: [{name, rank, rating, score, sheet: {scores, fire?}}]}, duels, isStarted?, isFinished?, secondsToStart?, secondsToFinish?, podium?, featured?}`; `featured`: the top board being played `{id, fen, orientation, color, lastMove, white, black, c}`", body = Object),
         (status = 404, description = "No such arena", body = ErrorBody)))]
 async fn show(
     State(tournaments): State<Arc<Tournaments>>,
+    State(games): State<Arc<Games>>,
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let record = arena(&tournaments, &id).await?;
-    Ok(Json(arena_json(&record, q.page.unwrap_or(1))))
+    let mut value = arena_json(&record, q.page.unwrap_or(1));
+    if let Some(top) = featured(&games, &record).await {
+        value["featured"] = top;
+    }
+    Ok(Json(value))
 }
 
 /// Joins an arena, or comes back after a pause, until its end.

@@ -18,7 +18,7 @@ use crate::domain::challenge::{Challenge, Terms};
 use crate::domain::new_id;
 use crate::http::error::ApiError;
 use crate::http::fields::Fields;
-use crate::live::view::now_ms;
+use crate::live::view::{now_ms, GameSource};
 use crate::protocol::lichess;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
 use crate::routes::session::Authed;
@@ -356,6 +356,7 @@ async fn ai(
             (black.id, black.name.clone()),
             setup,
             false,
+            GameSource::Ai,
         )
         .await?;
     let computer_color = if human_white {

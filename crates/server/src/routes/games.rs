@@ -27,6 +27,7 @@ use crate::routes::session::Authed;
 use crate::services::accounts::Accounts;
 use crate::services::exports::Exports;
 use crate::services::games::Games;
+use crate::services::tournaments::Tournaments;
 use crate::state::AppState;
 
 /// Most games `/api/games/export/_ids` takes at once (lichess's).
@@ -374,20 +375,45 @@ async fn live_games(State(games): State<Arc<Games>>) -> Json<Value> {
     Json(json!({ "games": listed }))
 }
 
-/// The game on "TV": the live game with the most moves played, as `gameFull`.
-#[utoipa::path(get, path = "/api/tv", tag = "games", security(()),
+/// Which game TV shows.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct TvQuery {
+    /// The top board of this tournament (arena, Swiss or round robin) instead.
+    pub tournament: Option<String>,
+}
+
+/// The game on "TV", as `gameFull`: the live game with the most moves played,
+/// or a tournament's top board (a Swiss's first board still playing, an
+/// arena's game of the best-placed player).
+#[utoipa::path(get, path = "/api/tv", tag = "games", security(()), params(TvQuery),
     responses(
         (status = 200, description = "The game's `gameFull`", body = Object),
-        (status = 404, description = "No game is being played", body = ErrorBody)))]
-async fn tv(State(games): State<Arc<Games>>) -> Result<Json<Value>, ApiError> {
-    let view = games
-        .live_views()
-        .into_iter()
-        .max_by_key(|v| v.moves.len())
-        .ok_or_else(|| ApiError::NotFound("a live game".into()))?;
-    let view = match games.live(view.id()) {
+        (status = 400, description = "An unknown query parameter", body = ErrorBody),
+        (status = 404, description = "No game is being played (in that tournament), or no such tournament", body = ErrorBody)))]
+async fn tv(
+    State(games): State<Arc<Games>>,
+    State(tournaments): State<Arc<Tournaments>>,
+    Params(q): Params<TvQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let id = match &q.tournament {
+        Some(tournament) => tournaments
+            .get(tournament)
+            .await?
+            .top_board()
+            .map(|b| b.game_id.clone())
+            .ok_or_else(|| ApiError::NotFound(format!("a game being played in {tournament}")))?,
+        None => games
+            .live_views()
+            .into_iter()
+            .max_by_key(|v| v.moves.len())
+            .ok_or_else(|| ApiError::NotFound("a live game".into()))?
+            .id()
+            .to_string(),
+    };
+    let view = match games.live(&id) {
         Some(handle) => handle.view_now().await,
-        None => view,
+        None => games.find(&id).await?.view(),
     };
     Ok(Json(lichess::game_full(&view)))
 }

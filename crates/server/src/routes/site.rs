@@ -105,6 +105,7 @@ pages! {
     arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
     tournaments_page "/tournaments" "Tournaments: upcoming, running, finished; creating one.";
     tournament_page "/tournament/{id}" "A tournament: standings, pairings, crosstable.";
+    tournament_tv_page "/tournament/{id}/tv" "A tournament's top board, live.";
 }
 
 /// The site's routes.

@@ -1,12 +1,14 @@
 //! Tournaments as JSON: the summary lichess gives a Swiss or an arena, and the
 //! standings, pairings and crosstable a tournament page shows.
 
+use caissa_tournament::standings::RatingChange;
 use caissa_tournament::{Entry, GameResult};
 use serde_json::{json, Value};
 
 use crate::domain::civil_date;
 use crate::domain::tournament::{Record, Status};
-use crate::live::view::now_ms;
+use crate::live::view::{now_ms, View};
+use caissa_rules::Color;
 
 pub(crate) fn iso_time(ms: u64) -> String {
     let secs = ms / 1000;
@@ -178,7 +180,27 @@ pub fn standings_json(r: &Record) -> Value {
         "standings": standings,
         "rounds": rounds,
         "crosstable": crosstable,
+        "eloChanges": r.elo_changes().map(|changes| elo_json(r, &changes)),
     })
+}
+
+/// A rated over-the-board event's FIDE Elo changes, one row per player.
+fn elo_json(r: &Record, changes: &[RatingChange]) -> Vec<Value> {
+    changes
+        .iter()
+        .map(|c| {
+            json!({
+                "startRank": c.start_rank,
+                "username": r.by_rank(c.start_rank).map(|e| e.name.as_str()),
+                "rating": c.rating,
+                "k": c.k,
+                "games": c.games,
+                "score": c.score,
+                "expected": (c.expected * 100.0).round() / 100.0,
+                "change": c.change.map(|d| (d * 10.0).round() / 10.0),
+            })
+        })
+        .collect()
 }
 
 /// `blitz` as a title: `Blitz`.
@@ -319,4 +341,45 @@ pub fn arena_json(r: &Record, page: usize) -> Value {
         }
     }
     value
+}
+
+/// The top board as lichess's arena `featured` shows it: the game, its
+/// position and last move, who plays (with their place) and the clocks in
+/// seconds now.
+pub fn featured_json(r: &Record, view: &View) -> Value {
+    let place: std::collections::HashMap<&str, usize> = if r.is_arena() {
+        r.arena_standings()
+            .iter()
+            .map(|s| (s.entrant.name.as_str(), s.rank))
+            .collect()
+    } else {
+        r.standings()
+            .iter()
+            .filter_map(|s| Some((r.by_rank(s.start_rank)?.name.as_str(), s.rank as usize)))
+            .collect()
+    };
+    let player = |p: &crate::live::view::Player| json!({ "name": p.name, "rating": p.rating, "rank": place.get(p.name.as_str()) });
+    let mut featured = json!({
+        "id": view.info.id,
+        "fen": view.fen,
+        "orientation": "white",
+        "color": view.turn().name(),
+        "lastMove": view.last_move.as_ref().map(|m| m.uci.clone()).unwrap_or_default(),
+        "white": player(&view.info.white),
+        "black": player(&view.info.black),
+    });
+    if let Some(clocks) = view.clocks {
+        let ran = now_ms().saturating_sub(view.at);
+        let left = |color: Color| {
+            let ms = clocks[usize::from(color == Color::Black)];
+            let ms = if view.running == Some(color) {
+                ms.saturating_sub(ran)
+            } else {
+                ms
+            };
+            ms / 1000
+        };
+        featured["c"] = json!({ "white": left(Color::White), "black": left(Color::Black) });
+    }
+    featured
 }

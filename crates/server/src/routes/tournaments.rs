@@ -28,9 +28,10 @@ use crate::routes::games::{accepts, site_of};
 use crate::routes::session::Authed;
 use crate::routes::streams::ndjson;
 use crate::routes::terms::{self, named_ruleset, DelayType};
-use crate::routes::tournament_json::{standings_json, tournament_json};
+use crate::routes::tournament_json::{featured_json, standings_json, tournament_json};
 use crate::services::accounts::{is_guest, Accounts};
 use crate::services::exports::Exports;
+use crate::services::games::Games;
 use crate::services::limits::{Kind, RateLimits};
 use crate::services::tournaments::{hash_entry_password, Tournaments};
 use crate::state::AppState;
@@ -380,13 +381,26 @@ pub(crate) async fn organise(
 #[utoipa::path(get, path = "/api/swiss/{id}", tag = "tournaments", security(()),
     params(("id" = String, Path, description = "The tournament")),
     responses(
-        (status = 200, description = "`{id, createdBy, startsAt, name, clock, variant, round, nbRounds, nbPlayers, nbOngoing, status, rated, nextRound?, system, timeControl, ruleset, ...}`", body = Object),
+        (status = 200, description = "`{id, createdBy, startsAt, name, clock, variant, round, nbRounds, nbPlayers, nbOngoing, status, rated, nextRound?, system, timeControl, ruleset, featured?, ...}`; `featured`: the top board being played, as lichess's arena gives it", body = Object),
         (status = 404, description = "No such tournament", body = ErrorBody)))]
 async fn show(
     State(tournaments): State<Arc<Tournaments>>,
+    State(games): State<Arc<Games>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    Ok(Json(tournament_json(&found(&tournaments, &id).await?)))
+    let record = found(&tournaments, &id).await?;
+    let mut value = tournament_json(&record);
+    if let Some(top) = featured(&games, &record).await {
+        value["featured"] = top;
+    }
+    Ok(Json(value))
+}
+
+/// The top board being played (`featured`, as lichess's arena shows it), if any.
+pub(crate) async fn featured(games: &Games, record: &Record) -> Option<Value> {
+    let board = record.top_board()?;
+    let view = games.live(&board.game_id)?.view_now().await;
+    Some(featured_json(record, &view))
 }
 
 /// The fields of joining.
@@ -715,7 +729,7 @@ pub struct ListQuery {
 /// Tournaments: upcoming (next first), being played, and the last finished.
 #[utoipa::path(get, path = "/api/swiss", tag = "tournaments", security(()),
     params(ListQuery),
-    responses((status = 200, description = "`{created: [...], started: [...], finished: [...]}`, each as `GET /api/swiss/{id}`", body = Object)))]
+    responses((status = 200, description = "`{created: [...], started: [...], finished: [...]}`, each as `GET /api/swiss/{id}` (arenas too, with `system: arena`)", body = Object)))]
 async fn list(
     State(tournaments): State<Arc<Tournaments>>,
     Query(q): Query<ListQuery>,

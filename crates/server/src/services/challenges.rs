@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use crate::domain::challenge::{self, Challenge};
 use crate::http::error::ApiError;
 use crate::live::handle::GameHandle;
+use crate::live::view::GameSource;
 use crate::protocol::lichess;
 use crate::services::accounts::is_guest;
 use crate::services::events::UserEvents;
@@ -284,6 +285,7 @@ impl Challenges {
                 (black.id, black.name.clone()),
                 setup,
                 c.terms.rated,
+                GameSource::Friend,
             )
             .await
     }

@@ -16,7 +16,9 @@ use crate::live::actor::{self, Start};
 use crate::live::codec;
 use crate::live::handle::GameHandle;
 use crate::live::news::{Effect, NewsBus, Subscriber};
-use crate::live::view::{now_ms, pgn_tags, view_of, GameInfo, MoveRecorder, Player, View};
+use crate::live::view::{
+    now_ms, pgn_tags, view_of, GameInfo, GameSource, MoveRecorder, Player, View,
+};
 use crate::live::writer::Writer;
 use crate::metrics::Metrics;
 use crate::services::ratings::Ratings;
@@ -127,6 +129,7 @@ impl Games {
                         setup: game.setup().clone(),
                         created_at: stored.created_at as u64,
                         rated: stored.rated,
+                        source: GameSource::from_stored(&stored.source),
                     };
                     self.launch(info, game, Start::Recovering { down_since });
                     resumed += 1;
@@ -159,6 +162,7 @@ impl Games {
         black: (i64, String),
         setup: GameSetup,
         rated: bool,
+        source: GameSource,
     ) -> Result<GameHandle, ApiError> {
         let speed = setup.time_control.speed();
         let white = self.ratings.player(white.0, white.1, speed).await;
@@ -174,6 +178,7 @@ impl Games {
             finished: false,
             result: None,
             rated,
+            source: source.stored(),
             events: codec::encode_events(game.events())?,
         };
         self.store.create_game(&stored).await?;
@@ -184,6 +189,7 @@ impl Games {
             setup,
             created_at: now,
             rated,
+            source,
         };
         let handle = self.launch(info, game, Start::New);
         self.news.started(&handle.view());
@@ -223,6 +229,7 @@ impl Games {
             setup: game.setup().clone(),
             created_at: stored.created_at as u64,
             rated: stored.rated,
+            source: GameSource::from_stored(&stored.source),
         });
         let moves = MoveRecorder::default().sync(&game);
         let view = view_of(&info, &game, moves, None, now_ms());

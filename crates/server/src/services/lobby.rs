@@ -9,6 +9,7 @@ use tokio::sync::oneshot;
 
 use crate::domain::choice::ColorChoice;
 use crate::http::error::ApiError;
+use crate::live::view::GameSource;
 use crate::services::accounts::is_guest;
 use crate::services::games::Games;
 use crate::services::ratings::Ratings;
@@ -212,6 +213,7 @@ impl Lobby {
                 (black.id, black.name.clone()),
                 setup,
                 other.terms.rated,
+                GameSource::Lobby,
             )
             .await?;
         let _ = other.done.send(());

@@ -21,7 +21,7 @@ use crate::domain::new_id;
 use crate::domain::tournament::{scored, Entrant, Record, Spec, Status, TournamentError};
 use crate::http::error::ApiError;
 use crate::live::news::{Effect, Subscriber};
-use crate::live::view::{now_ms, View};
+use crate::live::view::{now_ms, GameSource, View};
 use crate::services::arbiters::Arbiters;
 use crate::services::games::Games;
 use crate::services::ratings::Ratings;
@@ -551,6 +551,11 @@ impl Tournaments {
             }
         }
         let record = &*record;
+        let source = if record.is_arena() {
+            GameSource::Arena(record.id.clone())
+        } else {
+            GameSource::Swiss(record.id.clone())
+        };
         let starts = to_start.into_iter().filter_map(|board| {
             let white = record.by_rank(board.white)?;
             let black = record.by_rank(board.black)?;
@@ -567,12 +572,20 @@ impl Tournaments {
                 (white.user_id, white.name.clone()),
                 (black.user_id, black.name.clone()),
             );
+            let source = source.clone();
             Some(async move {
                 self.arbiters
                     .name(&board.game_id, &record.spec.arbiters)
                     .await?;
                 self.games
-                    .start(board.game_id, white, black, setup, record.spec.rated)
+                    .start(
+                        board.game_id,
+                        white,
+                        black,
+                        setup,
+                        record.spec.rated,
+                        source,
+                    )
                     .await
                     .map(|_| ())
             })
