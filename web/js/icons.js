@@ -14,6 +14,8 @@ const ICONS = {
   eye: 'M12 5C7 5 3.2 8.2 1.5 12 3.2 15.8 7 19 12 19s8.8-3.2 10.5-7C20.8 8.2 17 5 12 5zm0 11.5a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9zm0-2.3a2.2 2.2 0 1 0 0-4.4 2.2 2.2 0 0 0 0 4.4z',
   // A warning triangle with an exclamation mark cut out.
   warning: 'M12 2 1 21h22zm-1 7h2v6h-2zm0 8h2v2h-2z',
+  // A lightning bolt: an arena player who went berserk.
+  berserk: 'M13 2 4 14h6l-1 8 9-12h-6z',
 };
 
 /** The names of the icons. */

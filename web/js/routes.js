@@ -14,6 +14,7 @@ export const ROUTES = [
   { re: /^\/arbiter\/?$/, page: 'arbiter' },
   { re: /^\/tournaments\/?$/, page: 'tournaments' },
   { re: /^\/tournament\/([\w-]+)\/?$/, page: 'tournament', params: ['id'] },
+  { re: /^\/tournament\/([\w-]+)\/tv\/?$/, page: 'watch', params: ['tournament'], extra: { tv: true } },
 ];
 
 /** Which page an address shows, with its parameters. */

@@ -21,8 +21,8 @@ import { clocksNow } from '../js/pages/arbiter.js';
 import { runningColor } from '../js/pages/game.js';
 import { evalText, lineSan, sansToUcis, terminalEval } from '../js/pages/analysis.js';
 import { tally } from '../js/pages/profile.js';
-import { countdownText, createFields } from '../js/pages/tournaments.js';
-import { crossCell, currentGameOf } from '../js/pages/tournament.js';
+import { countdownText, createFields, createPath } from '../js/pages/tournaments.js';
+import { countdownOf, crossCell, currentGameOf, eloText, gamesBeingPlayed } from '../js/pages/tournament.js';
 import { Position } from '../js/chess.js';
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -248,6 +248,24 @@ test('a tournament form becomes the fields of POST /api/swiss/new, or names what
   assert.throws(() => createFields({ ...form, startsIn: 'soon' }), /Starts in/);
 });
 
+test('an arena form becomes lichess\'s POST /api/tournament fields, or names what is wrong', () => {
+  const form = {
+    name: '', system: 'arena', rounds: 'x', minutes: '3', increment: '2', startsIn: '1', duration: '45',
+    roundInterval: 'x', rated: true, berserkable: false, ruleset: 'online', description: ' Fast ', password: '',
+  };
+  assert.equal(createPath('arena'), '/api/tournament');
+  assert.equal(createPath('swiss'), '/api/swiss/new');
+  const fields = createFields(form, 5_000);
+  assert.deepEqual(fields, {
+    name: undefined, clockTime: 3, clockIncrement: 2, minutes: 45, startDate: 65_000, rated: 'true',
+    berserkable: 'false', ruleset: 'online', description: 'Fast', password: undefined,
+  });
+  assert.throws(() => createFields({ ...form, duration: '0' }), /Length/);
+  assert.throws(() => createFields({ ...form, duration: '1.5' }), /Length/);
+  assert.throws(() => createFields({ ...form, minutes: '90' }), /Minutes/);
+  assert.throws(() => createFields({ ...form, increment: '61' }), /Increment/);
+});
+
 test('a tournament page: countdown, crosstable cells, the player\'s current game', () => {
   assert.equal(countdownText(0), 'now');
   assert.equal(countdownText(-4), 'now');
@@ -269,6 +287,25 @@ test('a tournament page: countdown, crosstable cells, the player\'s current game
   assert.equal(currentGameOf(standings, 'Cy'), null);
   standings.rounds[1].boards[0].result = '0-1';
   assert.equal(currentGameOf(standings, 'Ann'), null);
+  // An arena: a game of an earlier wave may still be going on.
+  const arena = {
+    rounds: [
+      { round: 1, boards: [{ white: 'Ann', black: 'Bob', gameId: 'a1', result: null }, { white: 'Cy', black: 'Di', gameId: 'a2', result: '1-0' }] },
+      { round: 2, boards: [{ white: 'Di', black: 'Cy', gameId: 'a3', result: null }] },
+    ],
+  };
+  assert.equal(currentGameOf(arena, 'bob').board.gameId, 'a1');
+  assert.equal(currentGameOf(arena, 'Cy').board.gameId, 'a3');
+  assert.deepEqual(gamesBeingPlayed(arena).map((b) => b.gameId), ['a1', 'a3']);
+  assert.deepEqual(countdownOf({ system: 'arena', status: 'started', secondsToFinish: 90, nextRound: { in: 1 } }), { key: 'tournament.endsIn', seconds: 90 });
+  assert.deepEqual(countdownOf({ system: 'arena', status: 'created', nextRound: { in: 30 } }), { key: 'tournament.startsAt', seconds: 30 });
+  assert.deepEqual(countdownOf({ system: 'swiss', status: 'started', nextRound: { in: 5 } }), { key: 'tournament.nextRound', seconds: 5 });
+  assert.equal(countdownOf({ system: 'swiss', status: 'finished', nextRound: { in: 5 } }), null);
+  assert.equal(eloText({ change: 4.8 }), '+4.8');
+  assert.equal(eloText({ change: -9.6 }), '-9.6');
+  assert.equal(eloText({ change: 0 }), '0.0');
+  assert.equal(eloText({ change: null }), '');
+  assert.deepEqual(matchRoute('/tournament/ab12/tv'), { page: 'watch', params: { tv: true, tournament: 'ab12' } });
   assert.equal(matchRoute('/tournaments').page, 'tournaments');
   assert.deepEqual(matchRoute('/tournament/ab12CD34'), { page: 'tournament', params: { id: 'ab12CD34' } });
 });

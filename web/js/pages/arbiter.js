@@ -37,6 +37,8 @@ class Console {
   constructor(container, ctx) {
     this.container = container;
     this.navigate = ctx.navigate;
+    // /arbiter?tournament=ID: only that tournament's games.
+    this.tournament = new URLSearchParams(window.location.search).get('tournament');
     this.games = null;
     // What the arbiter typed or chose per game, kept across the list's redraws.
     this.forms = {};
@@ -62,8 +64,13 @@ class Console {
   render() {
     setTitle(t('arbiter.title'));
     this.list = h('div', { class: 'arbiter-list', 'data-testid': 'arbiter-games' });
+    const filter = this.tournament
+      ? h('p', { 'data-testid': 'arbiter-tournament' }, t('arbiter.ofTournament'), ' ',
+        h('a', { href: `/tournament/${encodeURIComponent(this.tournament)}` }, this.tournament), ' · ',
+        h('a', { href: '/arbiter' }, t('arbiter.allGames')))
+      : null;
     replace(this.container, h('div', { class: 'page-head' }, h('h1', {}, t('arbiter.title'))),
-      h('p', { class: 'muted' }, t('arbiter.intro')), this.list);
+      h('p', { class: 'muted' }, t('arbiter.intro')), filter, this.list);
   }
 
   async load(quiet) {
@@ -72,7 +79,8 @@ class Console {
       return;
     }
     try {
-      const answer = await api('/api/arbiter/games');
+      const query = this.tournament ? `?tournament=${encodeURIComponent(this.tournament)}` : '';
+      const answer = await api(`/api/arbiter/games${query}`);
       this.games = answer.games || [];
       this.loadedAt = performance.now();
     } catch (err) {

@@ -350,6 +350,8 @@ export class GamePage {
         return post('request-increment');
       case 'claim-no-progress':
         return post('claim-no-progress');
+      case 'berserk':
+        return post('berserk');
       default:
         throw new Error(t('game.needsSocket'));
     }
@@ -445,6 +447,7 @@ export class GamePage {
       showError(err);
     }
     this.state = state;
+    if (previous && (previous.wberserk !== state.wberserk || previous.bberserk !== state.bberserk)) this.renderPlayers();
     const turn = this.positions[this.positions.length - 1].turn;
     this.clock = {
       white: state.wtime,
@@ -726,6 +729,9 @@ export class GamePage {
         h('a', { class: 'player-name', href: `/@/${encodeURIComponent(name)}` }, name),
         h('span', { class: 'sr-only' }, ` (${colorName(color)})`),
         rating,
+        this.state && this.state[`${color[0]}berserk`]
+          ? h('span', { class: 'berserk-badge', 'data-testid': `berserk-${color}`, title: t('game.berserked') }, icon('berserk', 16))
+          : null,
         goneNote,
         materialView(diff, color)),
       this.full.clock ? clockEl : null,
@@ -842,6 +848,13 @@ export class GamePage {
         buttons.push(h('button', { type: 'button', class: 'button', 'data-action': 'abort', onclick: () => this.run({ t: 'abort' }) }, t('game.abort')));
       }
       const myMoves = this.moves.filter((_, i) => this.positions[i].turn === this.myColor).length;
+      // An arena's game: half the clock for a point more, before one's first move.
+      if (this.full.berserkable && myMoves === 0 && !state[`${me}berserk`]) {
+        buttons.push(h('button', {
+          type: 'button', class: 'button', 'data-action': 'berserk', title: t('game.berserkHint'),
+          onclick: () => this.run({ t: 'berserk' }),
+        }, icon('berserk', 16), ` ${t('game.berserk')}`));
+      }
       buttons.push(state[`${me}takeback`]
         ? h('button', { type: 'button', class: 'button pending', 'data-action': 'takeback', disabled: true }, t('game.takebackSent'))
         : h('button', { type: 'button', class: 'button', 'data-action': 'takeback', disabled: myMoves === 0, onclick: () => this.run({ t: 'takeback', accept: true }) }, t('game.takeback')));

@@ -1,7 +1,9 @@
-// A tournament's page: what it is, the countdown to its next round, joining,
-// withdrawing and byes, the organiser's controls, the player's current game,
-// standings with tiebreaks, every round's pairings and the crosstable. It
-// follows /api/swiss/{id}/stream, so it changes as the tournament does.
+// A tournament's page: what it is, the countdown to its next round (an
+// arena's: to its end), joining, withdrawing (an arena's: pausing) and byes,
+// the organiser's controls, the player's current game, the top board on TV,
+// standings with tiebreaks (an arena's: with each player's sheet), every
+// round's pairings (an arena's: the games being played) and the crosstable.
+// It follows /api/swiss/{id}/stream, so it changes as the tournament does.
 
 import { api, isMe, readNdjson, session } from '../api.js';
 import { t } from '../i18n.js';
@@ -19,14 +21,47 @@ export function crossCell(entry) {
   return `${entry.opponent}${entry.color === 'white' ? 'w' : 'b'}${result}`;
 }
 
-/** The board of the current round where `name` plays and no result is in yet. */
+/**
+ * The board where `name` plays and no result is in yet: a Swiss's is in its
+ * current round, an arena's in any wave of pairings (the latest first).
+ */
 export function currentGameOf(standings, name) {
-  const round = standings?.rounds?.[standings.rounds.length - 1];
-  if (!round || !name) return null;
+  const rounds = standings?.rounds || [];
+  if (!name) return null;
   const me = name.toLowerCase();
-  const board = round.boards.find((b) => !b.result
-    && (b.white.toLowerCase() === me || b.black.toLowerCase() === me));
-  return board ? { round: round.round, board } : null;
+  for (let i = rounds.length - 1; i >= 0; i--) {
+    const board = rounds[i].boards.find((b) => !b.result
+      && (b.white.toLowerCase() === me || b.black.toLowerCase() === me));
+    if (board) return { round: rounds[i].round, board };
+  }
+  return null;
+}
+
+/** A FIDE Elo change as the standings show it: "+4.8", "-9.6", "0.0". */
+export function eloText(change) {
+  if (!change || typeof change.change !== 'number') return '';
+  const d = change.change;
+  if (d > 0) return `+${d.toFixed(1)}`;
+  if (d < 0) return `-${Math.abs(d).toFixed(1)}`;
+  return '0.0';
+}
+
+/** An arena's games being played, from every wave of pairings. */
+export function gamesBeingPlayed(standings) {
+  return (standings?.rounds || []).flatMap((r) => r.boards.filter((b) => !b.result));
+}
+
+/**
+ * What the countdown counts to, in seconds from when the tournament was read:
+ * the start, the next round, or (an arena being played) its end.
+ */
+export function countdownOf(tour) {
+  if (!tour || tour.status === 'finished') return null;
+  if (tour.system === 'arena' && tour.status === 'started') {
+    return typeof tour.secondsToFinish === 'number' ? { key: 'tournament.endsIn', seconds: tour.secondsToFinish } : null;
+  }
+  if (!tour.nextRound) return null;
+  return { key: tour.status === 'created' ? 'tournament.startsAt' : 'tournament.nextRound', seconds: tour.nextRound.in };
 }
 
 export async function mount(container, params, { navigate }) {
@@ -102,16 +137,20 @@ class TournamentPage {
     this.toldGame = key;
     this.render();
     if (fresh) {
-      toast(t('tournament.gameStarted', { round: mine.round }), 'info');
+      toast(tournament.system === 'arena' ? t('tournament.arenaGameStarted') : t('tournament.gameStarted', { round: mine.round }), 'info');
       this.navigate(`/game/${encodeURIComponent(mine.board.gameId)}`);
     }
   }
 
   tick() {
     const box = this.container.querySelector('[data-testid="countdown"]');
-    if (!box || !this.tour?.nextRound) return;
-    const left = this.tour.nextRound.in - (Date.now() - this.receivedAt) / 1000;
-    box.textContent = countdownText(left);
+    const countdown = countdownOf(this.tour);
+    if (!box || !countdown) return;
+    box.textContent = countdownText(countdown.seconds - (Date.now() - this.receivedAt) / 1000);
+  }
+
+  isArena() {
+    return this.tour?.system === 'arena';
   }
 
   joined() {
@@ -121,8 +160,10 @@ class TournamentPage {
   }
 
   async act(path, form) {
+    // An arena is joined and paused as lichess's arenas are.
+    const base = this.isArena() ? '/api/tournament' : '/api/swiss';
     try {
-      await api(`/api/swiss/${encodeURIComponent(this.id)}/${path}`, { method: 'POST', form: form || {} });
+      await api(`${base}/${encodeURIComponent(this.id)}/${path}`, { method: 'POST', form: form || {} });
     } catch (err) {
       showError(err);
     }
@@ -133,20 +174,30 @@ class TournamentPage {
     if (!tour) return;
     setTitle(tour.name);
     const status = h('span', { class: `badge${tour.status === 'started' ? ' live' : ''}`, 'data-testid': 'status' }, t(`tournament.status.${tour.status}`));
+    const arena = this.isArena();
     const facts = [
       systemName(tour.system),
       timeControlLabel(tour.clock || {}),
       rulesetName(tour.ruleset),
       t(tour.rated ? 'seek.rated' : 'seek.casual'),
-      t('tournament.roundOf', { round: tour.round, total: tour.nbRounds }),
+      arena ? t('tournament.minutesLong', { n: tour.minutes }) : t('tournament.roundOf', { round: tour.round, total: tour.nbRounds }),
+      arena && tour.berserkable ? t('tournament.berserkable') : null,
       t('tournament.nbPlayers', { n: tour.nbPlayers }),
       t('tournament.by', { name: tour.createdBy }),
-    ];
-    const countdown = tour.nextRound && tour.status !== 'finished'
-      ? h('p', { class: 'countdown' },
-        t(tour.status === 'created' ? 'tournament.startsAt' : 'tournament.nextRound'), ' ',
-        h('strong', { 'data-testid': 'countdown' }, countdownText(tour.nextRound.in - (Date.now() - this.receivedAt) / 1000)))
+    ].filter(Boolean);
+    const until = countdownOf(tour);
+    const countdown = until
+      ? h('p', { class: 'countdown' }, t(until.key), ' ',
+        h('strong', { 'data-testid': 'countdown' }, countdownText(until.seconds - (Date.now() - this.receivedAt) / 1000)))
       : null;
+    const id = encodeURIComponent(this.id);
+    const watch = h('p', { class: 'inline tournament-links' },
+      tour.status === 'started' && tour.nbOngoing > 0
+        ? h('a', { class: 'button', href: `/tournament/${id}/tv`, 'data-action': 'top-board' }, t('tournament.topBoard'))
+        : null,
+      session.user
+        ? h('a', { class: 'button', href: `/arbiter?tournament=${id}`, 'data-action': 'arbiter-console' }, t('tournament.arbiterConsole'))
+        : null);
     replace(this.container,
       h('div', { class: 'page-head' },
         h('h1', {}, tour.name, ' ', status),
@@ -156,12 +207,14 @@ class TournamentPage {
       countdown,
       this.actions(),
       this.myGame(),
+      watch,
       h('div', { class: 'tournament-body' },
         h('section', { class: 'card', 'aria-labelledby': 'standings-title' },
           h('h2', { id: 'standings-title' }, t('tournament.standings')), this.standingsTable()),
         h('section', { class: 'card', 'aria-labelledby': 'pairings-title' },
-          h('h2', { id: 'pairings-title' }, t('tournament.pairings')), this.pairings())),
-      h('section', { class: 'card', 'aria-labelledby': 'cross-title' },
+          h('h2', { id: 'pairings-title' }, t(arena ? 'tournament.beingPlayed' : 'tournament.pairings')),
+          arena ? this.arenaGames() : this.pairings())),
+      arena ? null : h('section', { class: 'card', 'aria-labelledby': 'cross-title' },
         h('h2', { id: 'cross-title' }, t('tournament.crosstable')), this.crosstable()),
       h('p', { class: 'tournament-exports' },
         h('a', { href: `/swiss/${encodeURIComponent(this.id)}.trf`, download: `${this.id}.trf` }, t('tournament.downloadTrf')), ' · ',
@@ -173,9 +226,11 @@ class TournamentPage {
     if (!session.user || tour.status === 'finished') return null;
     const buttons = [];
     const state = this.joined();
-    // A Swiss takes back a player who withdrew; a round robin does not.
-    if (state === 'withdrawn') buttons.push(h('span', { class: 'muted' }, t('tournament.youWithdrew')));
-    if (!state || (state === 'withdrawn' && tour.system === 'swiss')) {
+    // A Swiss takes back a player who withdrew, an arena one who paused; a
+    // round robin does not.
+    const arena = this.isArena();
+    if (state === 'withdrawn') buttons.push(h('span', { class: 'muted' }, t(arena ? 'tournament.youPaused' : 'tournament.youWithdrew')));
+    if (!state || (state === 'withdrawn' && (tour.system === 'swiss' || arena))) {
       if (tour.private) {
         buttons.push(h('label', { for: 'tour-password' }, t('tournament.password')),
           h('input', { id: 'tour-password', type: 'password', value: this.password, oninput: (e) => { this.password = e.target.value; } }));
@@ -184,6 +239,11 @@ class TournamentPage {
         type: 'button', class: 'button primary', 'data-action': 'join',
         onclick: () => this.act('join', { password: this.password }),
       }, t('tournament.join')));
+    } else if (state === 'playing' && arena) {
+      buttons.push(h('button', {
+        type: 'button', class: 'button', 'data-action': 'withdraw',
+        onclick: () => this.act('withdraw'),
+      }, t('tournament.pause')));
     } else if (state === 'playing') {
       buttons.push(confirmButton(t('tournament.withdraw'), t('tournament.withdrawSure'), () => this.act('withdraw'),
         { class: 'button danger', 'data-action': 'withdraw' }));
@@ -203,7 +263,8 @@ class TournamentPage {
     }
     if (isMe(tour.createdBy)) {
       const ongoing = tour.status === 'started' && tour.nbOngoing > 0;
-      if (!ongoing) {
+      // An arena starts at its time and pairs by itself.
+      if (!ongoing && !arena) {
         buttons.push(h('button', {
           type: 'button', class: 'button', 'data-action': 'start-now',
           onclick: () => this.act('schedule-next-round', { date: Date.now() }),
@@ -221,25 +282,46 @@ class TournamentPage {
     const b = mine.board;
     const opponent = isMe(b.white) ? b.black : b.white;
     return h('p', { class: 'card my-game', 'data-testid': 'my-game' },
-      t('tournament.yourGame', { round: mine.round, name: opponent }), ' ',
+      this.isArena() ? t('tournament.yourArenaGame', { name: opponent }) : t('tournament.yourGame', { round: mine.round, name: opponent }), ' ',
       h('a', { class: 'button primary', href: `/game/${encodeURIComponent(b.gameId)}` }, t('tournament.goToGame')));
   }
 
   standingsTable() {
     const rows = this.standings?.standings || [];
     if (!rows.length) return h('p', { class: 'muted' }, t('tournament.noPlayers'));
-    const codes = this.standings.tiebreaks || [];
+    const arena = this.isArena();
+    // An arena's sheet stands where a Swiss's tiebreaks do.
+    const codes = arena ? [] : this.standings.tiebreaks || [];
+    // A rated over-the-board event: each player's FIDE Elo change.
+    const elo = Array.isArray(this.standings.eloChanges)
+      ? new Map(this.standings.eloChanges.map((c) => [c.username, c]))
+      : null;
     return h('table', { class: 'table standings-table', 'data-testid': 'standings' },
       h('thead', {}, h('tr', {},
         h('th', {}, '#'), h('th', {}, t('tournament.player')), h('th', {}, t('tournament.rating')),
-        h('th', {}, t('tournament.points')), codes.map((c) => h('th', { title: c }, c)))),
+        arena ? h('th', {}, t('tournament.sheet')) : null,
+        h('th', {}, t('tournament.points')), codes.map((c) => h('th', { title: c }, c)),
+        elo ? h('th', { title: t('tournament.eloChangeHint') }, t('tournament.eloChange')) : null)),
       h('tbody', {}, rows.map((s) => h('tr', { class: isMe(s.username) ? 'mine' : null, 'data-player': s.username },
         h('td', {}, String(s.rank)),
         h('td', {}, h('a', { href: `/@/${encodeURIComponent(s.username)}` }, s.username),
-          s.withdrawn ? h('span', { class: 'muted' }, ` (${t('tournament.withdrawn')})`) : null),
+          s.withdrawn ? h('span', { class: 'muted' }, ` (${t(arena ? 'tournament.paused' : 'tournament.withdrawn')})`) : null),
         h('td', {}, String(s.rating || '')),
+        arena ? h('td', { class: `sheet${s.fire ? ' fire' : ''}`, title: s.fire ? t('tournament.onFire') : null }, s.sheet || '') : null,
         h('td', { class: 'points' }, String(s.points)),
-        codes.map((c) => h('td', {}, s.tiebreaks.find((x) => x.code === c)?.value ?? ''))))));
+        codes.map((c) => h('td', {}, s.tiebreaks.find((x) => x.code === c)?.value ?? '')),
+        elo ? h('td', { class: 'elo-change' }, eloText(elo.get(s.username))) : null))));
+  }
+
+  arenaGames() {
+    const boards = gamesBeingPlayed(this.standings);
+    if (!boards.length) return h('p', { class: 'muted' }, t('tournament.noneBeingPlayed'));
+    return h('table', { class: 'table pairings-table', 'data-testid': 'arena-games' },
+      h('thead', {}, h('tr', {}, h('th', {}, t('color.white')), h('th', {}, ''), h('th', {}, t('color.black')))),
+      h('tbody', {}, boards.map((b) => h('tr', { class: isMe(b.white) || isMe(b.black) ? 'mine' : null },
+        h('td', {}, b.white),
+        h('td', {}, h('a', { href: `/game/${encodeURIComponent(b.gameId)}` }, t('tournament.playing'))),
+        h('td', {}, b.black)))));
   }
 
   pairings() {

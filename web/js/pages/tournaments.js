@@ -1,5 +1,5 @@
 // Tournaments: the upcoming, running and finished ones, and the form that
-// creates a Swiss or a round robin (organisers: any logged-in account).
+// creates a Swiss, a round robin or an arena (organisers: any logged-in account).
 
 import { api, session } from '../api.js';
 import { t } from '../i18n.js';
@@ -7,7 +7,7 @@ import { RULESETS, rulesetName, timeControlLabel } from '../format.js';
 import { h, replace, setTitle, showError } from '../ui.js';
 
 /** The systems the server runs, as the API names them. */
-export const SYSTEMS = ['swiss', 'roundRobin', 'doubleRoundRobin'];
+export const SYSTEMS = ['swiss', 'roundRobin', 'doubleRoundRobin', 'arena'];
 
 /** A system's name in the page's language. */
 export function systemName(system) {
@@ -27,9 +27,15 @@ export function countdownText(seconds) {
   return t('tournament.in', { time: clock });
 }
 
+/** Where a tournament of `system` is created: an arena as lichess's arenas are. */
+export function createPath(system) {
+  return system === 'arena' ? '/api/tournament' : '/api/swiss/new';
+}
+
 /**
- * The fields `POST /api/swiss/new` takes, from what the form holds; an error
- * names the field that is wrong.
+ * The fields `POST /api/swiss/new` takes (or, for an arena, lichess's
+ * `POST /api/tournament`), from what the form holds; an error names the field
+ * that is wrong.
  */
 export function createFields(form, now = Date.now()) {
   const minutes = Number(form.minutes);
@@ -38,6 +44,25 @@ export function createFields(form, now = Date.now()) {
   if (!Number.isInteger(increment) || increment < 0 || increment > 180) throw new Error(t('tournament.error.increment'));
   const startsIn = Number(form.startsIn);
   if (!Number.isFinite(startsIn) || startsIn < 0 || startsIn > 60 * 24 * 30) throw new Error(t('tournament.error.startsIn'));
+  if (form.system === 'arena') {
+    // Lichess's arena takes at most 60 minutes and 60 s of increment.
+    if (minutes > 60) throw new Error(t('tournament.error.minutes'));
+    if (increment > 60) throw new Error(t('tournament.error.increment'));
+    const duration = Number(form.duration);
+    if (!Number.isInteger(duration) || duration < 1 || duration > 720) throw new Error(t('tournament.error.duration'));
+    return {
+      name: form.name.trim() || undefined,
+      clockTime: minutes,
+      clockIncrement: increment,
+      minutes: duration,
+      startDate: now + Math.round(startsIn * 60_000),
+      rated: form.rated ? 'true' : 'false',
+      berserkable: form.berserkable ? 'true' : 'false',
+      ruleset: form.ruleset,
+      description: form.description.trim() || undefined,
+      password: form.password || undefined,
+    };
+  }
   const fields = {
     name: form.name.trim() || undefined,
     system: form.system,
@@ -72,6 +97,7 @@ class TournamentList {
     this.form = {
       name: '', system: 'swiss', rounds: '5', minutes: '5', increment: '3', startsIn: '5',
       roundInterval: '10', rated: true, ruleset: 'online', description: '', password: '',
+      duration: '30', berserkable: true,
     };
   }
 
@@ -85,6 +111,7 @@ class TournamentList {
     setTitle(t('tournament.title'));
     replace(this.container, h('p', { class: 'muted' }, t('common.loading')));
     try {
+      // Every system's tournaments, arenas included.
       this.lists = await api('/api/swiss?nb=30');
     } catch (err) {
       showError(err);
@@ -120,7 +147,9 @@ class TournamentList {
         h('td', {}, systemName(tour.system)),
         h('td', {}, timeControlLabel(tour.clock || {})),
         h('td', {}, String(tour.nbPlayers ?? 0)),
-        h('td', {}, `${tour.round ?? 0}/${tour.nbRounds ?? '?'}`)))));
+        h('td', {}, tour.system === 'arena'
+          ? t('tournament.minutesLong', { n: tour.minutes ?? '?' })
+          : `${tour.round ?? 0}/${tour.nbRounds ?? '?'}`)))));
   }
 
   createForm() {
@@ -132,7 +161,18 @@ class TournamentList {
     const field = (key, label, control, hint) => h('div', { class: 'field', 'data-field': key },
       h('label', { for: `tc-${key}` }, label), control, hint ? h('p', { class: 'hint' }, hint) : null);
     const rounds = field('rounds', t('tournament.nbRounds'), input('rounds', { type: 'number', min: '1', max: '100' }));
-    rounds.hidden = f.system !== 'swiss';
+    const duration = field('duration', t('tournament.duration'), input('duration', { type: 'number', min: '1', max: '720' }));
+    const interval = field('roundInterval', t('tournament.roundInterval'), input('roundInterval', { type: 'number', min: '0', max: '604800' }));
+    const berserk = h('div', { class: 'field', 'data-field': 'berserkable' }, h('label', { class: 'check' },
+      h('input', { type: 'checkbox', id: 'tc-berserkable', checked: f.berserkable, onchange: (e) => { f.berserkable = e.target.checked; } }),
+      t('tournament.berserkable')));
+    const show = () => {
+      rounds.hidden = f.system !== 'swiss';
+      duration.hidden = f.system !== 'arena';
+      berserk.hidden = f.system !== 'arena';
+      interval.hidden = f.system === 'arena';
+    };
+    show();
     const error = h('p', { class: 'field-error', role: 'alert' });
     return h('form', {
       class: 'card tournament-create',
@@ -150,16 +190,17 @@ class TournamentList {
       id: 'tc-system',
       onchange: (e) => {
         f.system = e.target.value;
-        rounds.hidden = f.system !== 'swiss';
+        show();
       },
     }, SYSTEMS.map((s) => h('option', { value: s, selected: s === f.system }, systemName(s))))),
     rounds,
+    duration,
     h('div', { class: 'inline' },
       field('minutes', t('create.minutes'), input('minutes', { type: 'number', min: '0.5', max: '180', step: '0.5' })),
       field('increment', t('create.increment'), input('increment', { type: 'number', min: '0', max: '180' }))),
     h('div', { class: 'inline' },
       field('startsIn', t('tournament.startsIn'), input('startsIn', { type: 'number', min: '0', max: '43200' })),
-      field('roundInterval', t('tournament.roundInterval'), input('roundInterval', { type: 'number', min: '0', max: '604800' }))),
+      interval),
     field('ruleset', t('tournament.ruleset'), h('select', {
       id: 'tc-ruleset',
       onchange: (e) => { f.ruleset = e.target.value; },
@@ -167,6 +208,7 @@ class TournamentList {
     h('div', { class: 'field' }, h('label', { class: 'check' },
       h('input', { type: 'checkbox', id: 'tc-rated', checked: f.rated, onchange: (e) => { f.rated = e.target.checked; } }),
       t('seek.rated'))),
+    berserk,
     field('password', t('tournament.password'), input('password', { type: 'password', autocomplete: 'new-password' }), t('tournament.passwordHint')),
     field('description', t('tournament.description'), h('textarea', {
       id: 'tc-description', rows: '2', maxlength: '400',
@@ -186,7 +228,7 @@ class TournamentList {
       return;
     }
     try {
-      const created = await api('/api/swiss/new', { form: fields });
+      const created = await api(createPath(this.form.system), { form: fields });
       this.navigate(`/tournament/${encodeURIComponent(created.id)}`);
     } catch (err) {
       error.textContent = err.message;

@@ -1,5 +1,6 @@
 // Watching: the list of live games (/watch) and TV (/tv), which follows the top
-// game and moves on to the next when it ends.
+// game and moves on to the next when it ends; a tournament's TV
+// (/tournament/{id}/tv) follows its top board the same way.
 
 import { Board } from '../board.js';
 import { ApiError, api } from '../api.js';
@@ -13,7 +14,7 @@ const POLL_MS = 5000;
 const TV_NEXT_MS = 4000;
 
 export async function mount(container, params, ctx) {
-  const page = params.tv ? new Tv(container, ctx) : new LiveList(container, ctx);
+  const page = params.tv ? new Tv(container, ctx, params.tournament) : new LiveList(container, ctx);
   await page.start();
   return page;
 }
@@ -96,9 +97,10 @@ class LiveList {
 }
 
 class Tv {
-  constructor(container, ctx) {
+  constructor(container, ctx, tournament) {
     this.container = container;
     this.ctx = ctx;
+    this.tournament = tournament || null;
     this.game = null;
   }
 
@@ -122,6 +124,9 @@ class Tv {
   renderHead() {
     const head = this.container.querySelector('.tv-head');
     const content = [h('h1', {}, t('nav.tv')), h('span', { class: 'badge live' }, t('tv.live'))];
+    if (this.tournament) {
+      content.push(h('a', { href: `/tournament/${encodeURIComponent(this.tournament)}`, 'data-testid': 'tv-tournament' }, t('tv.backToTournament')));
+    }
     if (head) replace(head, content);
     return h('div', { class: 'page-head tv-head' }, content);
   }
@@ -135,7 +140,7 @@ class Tv {
     if (this.destroyed) return;
     let top = null;
     try {
-      top = await api('/api/tv');
+      top = await api(this.tournament ? `/api/tv?tournament=${encodeURIComponent(this.tournament)}` : '/api/tv');
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 404)) showError(err);
     }
