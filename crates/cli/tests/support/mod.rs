@@ -15,7 +15,7 @@ use serde_json::Value;
 pub const BIN: &str = env!("CARGO_BIN_EXE_caissa");
 
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("caissa-tour-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("caissa-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
