@@ -10,9 +10,12 @@
 //! its next game; and from the arena's start to each player's first game), the
 //! moves per second the server sustained and each move's round trip, and counts
 //! every error. At the end, the arena's own results must account for the games
-//! the players saw finish.
+//! the players saw finish. With `--chart`, two pictures of the run: the moves'
+//! round trips and moves per second, and the pairing latency and pairings per
+//! second, by the second the wait began.
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -26,6 +29,8 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
 use super::{create_accounts, runtime, start_server, Account, ERRORS_SHOWN, SETUP_CONCURRENCY};
+use crate::chart::{self, Axes};
+use crate::player::Sample;
 use crate::procstat::proc_status_kib;
 
 /// Players sharing one HTTP/2 connection (each holds two streams and at most one
@@ -33,6 +38,8 @@ use crate::procstat::proc_status_kib;
 const PLAYERS_PER_CONNECTION: usize = 40;
 /// How long a request may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many times one action is sent again after a 429 before it is an error.
+const RETRIES_AFTER_429: u32 = 20;
 
 /// What to run.
 pub(crate) struct ArenaPlan {
@@ -50,19 +57,30 @@ pub(crate) struct ArenaPlan {
     pub seed: u64,
     /// Give up after this.
     pub deadline: Instant,
+    /// Draw the run in this SVG file (and the pairing latency beside it).
+    pub chart: Option<PathBuf>,
 }
+
+/// The pairing chart: each wait for a new game, and the pairings per second.
+const PAIRINGS: Axes = Axes {
+    wait: "game end → next game, by second it ended",
+    rate: "pairings/s",
+    goal_ms: None,
+};
 
 /// What every player adds to.
 #[derive(Default)]
 struct Tally {
-    /// Move round trips (sent → 200), µs.
-    moves_us: Mutex<Vec<u32>>,
-    /// Game end → next `gameStart`, µs.
-    pairing_us: Mutex<Vec<u32>>,
+    /// Move round trips (sent → 200), by when they were sent.
+    moves: Mutex<Vec<Sample>>,
+    /// Game end → next `gameStart`, by when the game ended.
+    pairings: Mutex<Vec<Sample>>,
     /// Arena start → first `gameStart`, µs.
     first_us: Mutex<Vec<u32>>,
     games_started: AtomicU64,
     games_finished: AtomicU64,
+    /// Game actions the server asked to send again later (429).
+    throttled: AtomicU64,
     errors: AtomicU64,
     error_lines: Mutex<Vec<String>>,
 }
@@ -103,6 +121,9 @@ pub(crate) fn run(plan: &ArenaPlan) -> anyhow::Result<()> {
     let mut report = result?;
     report.rss_kib = (rss_before, rss_after);
     print!("{}", report.table(plan));
+    if let Some(path) = &plan.chart {
+        report.charts(plan, path)?;
+    }
     if report.errors > 0 {
         bail!("{} errors", report.errors);
     }
@@ -119,8 +140,8 @@ pub(crate) fn run(plan: &ArenaPlan) -> anyhow::Result<()> {
 struct ArenaReport {
     join_time: Duration,
     played: Duration,
-    moves_us: Vec<u32>,
-    pairing_us: Vec<u32>,
+    moves: Vec<Sample>,
+    pairings: Vec<Sample>,
     first_us: Vec<u32>,
     games_started: u64,
     games_finished: u64,
@@ -128,6 +149,7 @@ struct ArenaReport {
     /// Games finished before the end that the arena's sheets lack (or hold too many).
     unaccounted: i64,
     ranked: usize,
+    throttled: u64,
     errors: u64,
     error_lines: Vec<String>,
     rss_kib: (Option<u64>, Option<u64>),
@@ -149,10 +171,65 @@ fn quantiles(name: &str, us: &mut [u32]) -> String {
     )
 }
 
+/// The running count of `samples` at the end of each second: a chart's timeline.
+fn timeline(samples: &[Sample]) -> Vec<(f64, u64)> {
+    let mut sent: Vec<u32> = samples.iter().map(|s| s.sent_ms).collect();
+    sent.sort_unstable();
+    let seconds = sent.last().map_or(0, |ms| ms / 1000 + 1);
+    let mut done = 0;
+    (0..=seconds)
+        .map(|s| {
+            while done < sent.len() && sent[done] < s * 1000 {
+                done += 1;
+            }
+            (f64::from(s), done as u64)
+        })
+        .collect()
+}
+
+/// `name.svg` → `name-pairing.svg`, beside it.
+fn pairing_chart_path(path: &Path) -> PathBuf {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("arena");
+    path.with_file_name(format!("{stem}-pairing.svg"))
+}
+
 impl ArenaReport {
+    /// The moves' chart in `path`, the pairings' beside it.
+    fn charts(&self, plan: &ArenaPlan, path: &Path) -> anyhow::Result<()> {
+        let title = |what: &str| {
+            format!(
+                "caissa loadtest --arena {}: {} min, {}+0, {what}, {} errors",
+                plan.players, plan.minutes, plan.clock_secs, self.errors
+            )
+        };
+        let moves = title(&format!("{} moves", self.moves.len()));
+        chart::write(
+            path,
+            &moves,
+            &chart::MOVES,
+            &self.moves,
+            &timeline(&self.moves),
+        )?;
+        let pairing_path = pairing_chart_path(path);
+        let pairings = title(&format!("{} pairings after a game", self.pairings.len()));
+        chart::write(
+            &pairing_path,
+            &pairings,
+            &PAIRINGS,
+            &self.pairings,
+            &timeline(&self.pairings),
+        )?;
+        eprintln!(
+            "loadtest: charts in {} and {}",
+            path.display(),
+            pairing_path.display()
+        );
+        Ok(())
+    }
+
     fn table(&mut self, plan: &ArenaPlan) -> String {
         let secs = self.played.as_secs_f64().max(1e-9);
-        let moves = self.moves_us.len();
+        let moves = self.moves.len();
         let mut out = format!(
             "arena: {} players, {} min, {}+0 clock, games of at most {} plies\n",
             plan.players, plan.minutes, plan.clock_secs, plan.plies
@@ -172,8 +249,9 @@ impl ArenaReport {
             secs,
             moves as f64 / secs
         );
-        out += &quantiles("move round trip", &mut self.moves_us);
-        out += &quantiles("pairing after a game", &mut self.pairing_us);
+        let waits = |samples: &[Sample]| samples.iter().map(|s| s.us).collect::<Vec<_>>();
+        out += &quantiles("move round trip", &mut waits(&self.moves));
+        out += &quantiles("pairing after a game", &mut waits(&self.pairings));
         out += &quantiles("first pairing after start", &mut self.first_us);
         out += &format!("{:<28} {} players ranked\n", "standings", self.ranked);
         if let (Some(before), Some(after)) = self.rss_kib {
@@ -184,6 +262,10 @@ impl ArenaReport {
                 after / 1024
             );
         }
+        out += &format!(
+            "{:<28} {} (429, sent again after Retry-After)\n",
+            "game actions throttled", self.throttled
+        );
         out += &format!("{:<28} {}\n", "errors", self.errors);
         for line in &self.error_lines {
             out += &format!("  {line}\n");
@@ -205,26 +287,47 @@ fn clients(players: usize) -> anyhow::Result<Vec<reqwest::Client>> {
         .collect()
 }
 
+/// Posts a game action. A 429 (the server's limit of game actions per player)
+/// is waited out as its `Retry-After` says and sent again, as a well-behaved bot
+/// does, and counted in `tally.throttled`; the wait counts in the round trip.
 async fn post(
     client: &reqwest::Client,
     url: String,
     token: &str,
     form: &[(&str, String)],
+    tally: &Tally,
 ) -> Result<Value, String> {
-    let response = client
-        .post(&url)
-        .bearer_auth(token)
-        .form(form)
-        .timeout(REQUEST_TIMEOUT)
-        .send()
-        .await
-        .map_err(|e| format!("POST {url}: {e}"))?;
-    let status = response.status();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    if !status.is_success() {
-        return Err(format!("POST {url}: HTTP {status}: {body}"));
+    let mut attempts = 0;
+    loop {
+        let response = client
+            .post(&url)
+            .bearer_auth(token)
+            .form(form)
+            .timeout(REQUEST_TIMEOUT)
+            .send()
+            .await
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        let status = response.status();
+        if status == reqwest::StatusCode::TOO_MANY_REQUESTS && attempts < RETRIES_AFTER_429 {
+            attempts += 1;
+            tally.throttled.fetch_add(1, Ordering::Relaxed);
+            let wait = response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .map_or(Duration::from_millis(100), |s| {
+                    Duration::from_secs_f64(s.clamp(0.05, 5.0))
+                });
+            tokio::time::sleep(wait).await;
+            continue;
+        }
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if !status.is_success() {
+            return Err(format!("POST {url}: HTTP {status}: {body}"));
+        }
+        return Ok(body);
     }
-    Ok(body)
 }
 
 /// An NDJSON stream, line by line.
@@ -278,6 +381,7 @@ async fn drive(
     let base = format!("http://{addr}");
     let clients = clients(plan.players)?;
     let (organiser, players) = accounts.split_first().context("no accounts")?;
+    let tally = Arc::new(Tally::default());
     let created = post(
         &clients[0],
         format!("{base}/api/tournament"),
@@ -289,6 +393,7 @@ async fn drive(
             ("minutes", plan.minutes.to_string()),
             ("waitMinutes", "60".into()),
         ],
+        &tally,
     )
     .await
     .map_err(anyhow::Error::msg)?;
@@ -304,6 +409,7 @@ async fn drive(
                 format!("{base}/api/tournament/{id}/join"),
                 &p.token,
                 &[],
+                &tally,
             )
         })
         .buffer_unordered(SETUP_CONCURRENCY)
@@ -314,7 +420,6 @@ async fn drive(
     }
     let join_time = t.elapsed();
 
-    let tally = Arc::new(Tally::default());
     let start = Arc::new(Mutex::new(None::<Instant>));
     let ends = tokio::time::Instant::now()
         + Duration::from_secs(u64::from(plan.minutes) * 60)
@@ -356,6 +461,7 @@ async fn drive(
         format!("{base}/api/swiss/{id}/schedule-next-round"),
         &organiser.token,
         &[("date", caissa_server::now_ms().to_string())],
+        &tally,
     )
     .await
     .map_err(anyhow::Error::msg)?;
@@ -371,7 +477,7 @@ async fn drive(
                     played_from.elapsed().as_secs_f64(),
                     tally.games_started.load(Ordering::Relaxed) / 2,
                     tally.games_finished.load(Ordering::Relaxed) / 2,
-                    tally.moves_us.lock().map_or(0, |m| m.len()),
+                    tally.moves.lock().map_or(0, |m| m.len()),
                     tally.errors.load(Ordering::Relaxed),
                 );
             }
@@ -423,8 +529,8 @@ async fn drive(
     Ok(ArenaReport {
         join_time,
         played,
-        moves_us: take(tally.moves_us),
-        pairing_us: take(tally.pairing_us),
+        moves: take(tally.moves),
+        pairings: take(tally.pairings),
         first_us: take(tally.first_us),
         games_started: tally.games_started.load(Ordering::Relaxed) / 2,
         games_finished,
@@ -433,6 +539,7 @@ async fn drive(
         // the sheets; none may be on the sheets that no player saw end.
         unaccounted: (sheet_games as i64 - games_finished as i64).max(0),
         ranked,
+        throttled: tally.throttled.load(Ordering::Relaxed),
         errors: tally.errors.load(Ordering::Relaxed),
         error_lines: take(tally.error_lines),
         rss_kib: (None, None),
@@ -447,6 +554,18 @@ struct PlayerCtx {
     plies: usize,
     tally: Arc<Tally>,
     start: Arc<Mutex<Option<Instant>>>,
+}
+
+impl PlayerCtx {
+    /// Ms from the arena's start to `at` (0 before it, or if not known).
+    fn since_start(&self, at: Instant) -> u32 {
+        let start = *self.start.lock().unwrap_or_else(|e| e.into_inner());
+        start.map_or(0, |s| {
+            at.saturating_duration_since(s)
+                .as_millis()
+                .min(u128::from(u32::MAX)) as u32
+        })
+    }
 }
 
 /// A player: each `gameStart` of its event stream is a game to play through.
@@ -466,7 +585,10 @@ async fn player(ctx: PlayerCtx, mut events: Lines, mut rng: StdRng) {
         }
         let now = Instant::now();
         match last_end {
-            Some(end) => lock(&ctx.tally.pairing_us).push(micros(now - end)),
+            Some(end) => lock(&ctx.tally.pairings).push(Sample {
+                sent_ms: ctx.since_start(end),
+                us: micros(now - end),
+            }),
             None => {
                 let start = *ctx.start.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(start) = start {
@@ -551,15 +673,41 @@ async fn play(
             format!("{}/api/board/game/{id}/move/{uci}", ctx.base)
         };
         let sent = Instant::now();
-        match post(&ctx.client, url, &ctx.token, &[]).await {
+        match post(&ctx.client, url, &ctx.token, &[], &ctx.tally).await {
             Ok(_) => {
                 if ply < plies {
-                    lock(&ctx.tally.moves_us).push(micros(sent.elapsed()));
+                    let us = micros(sent.elapsed());
+                    let sent_ms = ctx.since_start(sent);
+                    lock(&ctx.tally.moves).push(Sample { sent_ms, us });
                 }
             }
             // The opponent's flag fell or it resigned meanwhile: the stream says so.
             Err(e) if e.contains("409") => {}
             Err(e) => return Err(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timeline_counts_what_was_sent_before_the_end_of_each_second() {
+        let at = |sent_ms| Sample { sent_ms, us: 1 };
+        let samples = [at(2_500), at(10), at(999), at(1_000)];
+        assert_eq!(
+            timeline(&samples),
+            vec![(0.0, 0), (1.0, 2), (2.0, 3), (3.0, 4)]
+        );
+        assert_eq!(timeline(&[]), vec![(0.0, 0)]);
+    }
+
+    #[test]
+    fn the_pairing_chart_lies_beside_the_moves_chart() {
+        assert_eq!(
+            pairing_chart_path(Path::new("/tmp/run.svg")),
+            Path::new("/tmp/run-pairing.svg")
+        );
     }
 }

@@ -106,11 +106,30 @@ fn round_step(max: f64, steps: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
-/// Writes the chart of a run to `path`: `ack` are the moves' round trips,
-/// `timeline` the moves done over time, `title` what was run.
+/// What a chart's two panels show: the wait measured above, what is counted
+/// per second below, and the goal line of the wait, if it has one.
+pub(super) struct Axes {
+    /// The upper panel's label.
+    pub wait: &'static str,
+    /// The lower panel's label.
+    pub rate: &'static str,
+    /// The goal for the 99th percentile, ms.
+    pub goal_ms: Option<f64>,
+}
+
+/// A game run: each move's round trip, moves per second, the p99 goal.
+pub(super) const MOVES: Axes = Axes {
+    wait: "move → acknowledged, by second sent",
+    rate: "moves/s",
+    goal_ms: Some(GOAL_MS),
+};
+
+/// Writes the chart of a run to `path`: `ack` are the waits measured (a move's
+/// round trip), `timeline` what was done over time (moves), `title` what was run.
 pub(super) fn write(
     path: &Path,
     title: &str,
+    axes: &Axes,
     ack: &[Sample],
     timeline: &[(f64, u64)],
 ) -> anyhow::Result<()> {
@@ -156,14 +175,16 @@ pub(super) fn write(
         );
         decade *= 10.0;
     }
-    let goal = y_latency(GOAL_MS);
-    let _ = writeln!(
-        svg,
-        r##"<line x1="{LEFT}" x2="{}" y1="{goal:.1}" y2="{goal:.1}" stroke="#c0392b" stroke-dasharray="6 4"/><text x="{}" y="{:.1}" fill="#c0392b" text-anchor="end">goal: p99 under {GOAL_MS} ms</text>"##,
-        WIDTH - RIGHT,
-        WIDTH - RIGHT - 4.0,
-        goal - 5.0
-    );
+    if let Some(goal_ms) = axes.goal_ms {
+        let goal = y_latency(goal_ms);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{LEFT}" x2="{}" y1="{goal:.1}" y2="{goal:.1}" stroke="#c0392b" stroke-dasharray="6 4"/><text x="{}" y="{:.1}" fill="#c0392b" text-anchor="end">goal: p99 under {goal_ms} ms</text>"##,
+            WIDTH - RIGHT,
+            WIDTH - RIGHT - 4.0,
+            goal - 5.0
+        );
+    }
     let series: [Series; 4] = [
         ("slowest", "#bbbbbb", |s| s.max),
         ("p99", "#e67e22", |s| s.p99),
@@ -197,9 +218,10 @@ pub(super) fn write(
     }
     let _ = writeln!(
         svg,
-        r#"<text x="16" y="{:.1}" transform="rotate(-90 16 {:.1})" text-anchor="middle">move → acknowledged, by second sent</text>"#,
+        r#"<text x="16" y="{:.1}" transform="rotate(-90 16 {:.1})" text-anchor="middle">{}</text>"#,
         (LATENCY.0 + LATENCY.1) / 2.0,
-        (LATENCY.0 + LATENCY.1) / 2.0
+        (LATENCY.0 + LATENCY.1) / 2.0,
+        axes.wait
     );
     // The rate panel.
     let mut per_s = 0.0;
@@ -227,9 +249,10 @@ pub(super) fn write(
     }
     let _ = writeln!(
         svg,
-        r#"<text x="16" y="{:.1}" transform="rotate(-90 16 {:.1})" text-anchor="middle">moves/s</text>"#,
+        r#"<text x="16" y="{:.1}" transform="rotate(-90 16 {:.1})" text-anchor="middle">{}</text>"#,
         (RATE.0 + RATE.1) / 2.0,
-        (RATE.0 + RATE.1) / 2.0
+        (RATE.0 + RATE.1) / 2.0,
+        axes.rate
     );
     // The time axis, under both panels.
     let tick = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600]

@@ -149,7 +149,8 @@ pub struct Args {
     samples: Option<PathBuf>,
     /// Draw the run as an SVG chart in this file: the round trip's median, 90th and
     /// 99th percentile and maximum for the moves sent in each second, and the
-    /// moves per second.
+    /// moves per second. With --arena, also NAME-pairing.svg beside it: the wait
+    /// for the next game by the second the last one ended, and pairings per second.
     #[arg(long)]
     chart: Option<PathBuf>,
     /// Instead of games between pairs: an arena of this many players on the
@@ -300,6 +301,7 @@ fn run_arena(args: &Args, players: usize) -> anyhow::Result<()> {
             .unwrap_or_else(|| format!("sqlite://{}", dir.join("arena.db").display())),
         seed: args.seed.unwrap_or_else(rand::random),
         deadline: Instant::now() + Duration::from_secs(args.timeout_secs),
+        chart: args.chart.clone(),
     };
     let result = arena::run(&plan);
     if args.keep_db {
@@ -739,7 +741,7 @@ async fn drive(
             ctx.moves.load(Ordering::Relaxed),
             ctx.errors.load(Ordering::Relaxed)
         );
-        chart::write(path, &title, &ack, &timeline)?;
+        chart::write(path, &title, &chart::MOVES, &ack, &timeline)?;
     }
     let moves = ctx.moves.load(Ordering::Relaxed);
     let steady = progress::steady_window(&timeline, moves);
