@@ -205,6 +205,23 @@ pub struct RatingChange {
     pub change: Option<f64>,
 }
 
+impl RatingChange {
+    /// The change as a rating report shows it: `{startRank, rating, k, games,
+    /// score, expected, change}`, the expected score to the hundredth and the
+    /// change to the tenth.
+    pub fn report_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "startRank": self.start_rank,
+            "rating": self.rating,
+            "k": self.k,
+            "games": self.games,
+            "score": self.score,
+            "expected": (self.expected * 100.0).round() / 100.0,
+            "change": self.change.map(|d| (d * 10.0).round() / 10.0),
+        })
+    }
+}
+
 /// Each player's Elo change, in the order of `t.players`, over every round paired so
 /// far.
 ///

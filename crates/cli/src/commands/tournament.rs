@@ -193,20 +193,7 @@ fn ratings(file: &Path, k: f64, json: bool) -> Result<(), Failure> {
     let t = load(file)?;
     let changes = standings::rating_changes(&t, |_| k);
     if json {
-        let rows: Vec<serde_json::Value> = changes
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "startRank": c.start_rank,
-                    "rating": c.rating,
-                    "k": c.k,
-                    "games": c.games,
-                    "score": c.score,
-                    "expected": (c.expected * 100.0).round() / 100.0,
-                    "change": c.change.map(|d| (d * 10.0).round() / 10.0),
-                })
-            })
-            .collect();
+        let rows: Vec<serde_json::Value> = changes.iter().map(|c| c.report_json()).collect();
         emit(&format!("{}\n", serde_json::Value::Array(rows)));
         return Ok(());
     }

@@ -189,16 +189,9 @@ fn elo_json(r: &Record, changes: &[RatingChange]) -> Vec<Value> {
     changes
         .iter()
         .map(|c| {
-            json!({
-                "startRank": c.start_rank,
-                "username": r.by_rank(c.start_rank).map(|e| e.name.as_str()),
-                "rating": c.rating,
-                "k": c.k,
-                "games": c.games,
-                "score": c.score,
-                "expected": (c.expected * 100.0).round() / 100.0,
-                "change": c.change.map(|d| (d * 10.0).round() / 10.0),
-            })
+            let mut row = c.report_json();
+            row["username"] = json!(r.by_rank(c.start_rank).map(|e| e.name.as_str()));
+            row
         })
         .collect()
 }
