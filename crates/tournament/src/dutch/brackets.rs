@@ -11,68 +11,107 @@
 use super::players::Candidate;
 use super::weights::{bye_edge, edge, ordered, Context, Layout};
 use crate::matching::wide::Wide;
-use crate::matching::{maximum_matching, perfect_matching, Warm};
+use crate::matching::{maximum_matching, perfect_matching, Dense, Warm};
 use crate::pairing::PairingError;
 use crate::points::Points;
 use std::collections::HashMap;
 
 /// A weighted complete graph over the players whose weights are changed between
-/// matchings; pairs that are settled leave it.
+/// matchings; pairs that are settled leave the search.
 struct Graph<const N: usize> {
     n: usize,
-    weights: Vec<Wide<N>>,
+    /// The vertices: the players, and when their number is odd one more, the
+    /// stand-in partner of the bye.
+    size: usize,
+    /// Each edge's weight `w` as the matching reads it: `4w + 4`, twice an even
+    /// weight (the duals stay integers), lifted by a constant so that the
+    /// stand-in's edges are edges too (every perfect matching has the same
+    /// number of edges, so the constant changes none of them); zero: no edge.
+    twice: Vec<Wide<N>>,
     settled: Vec<Option<usize>>,
     mate: Vec<Option<usize>>,
-    /// The last matching and its duals, by vertex (index `n` is the stand-in
-    /// partner of the bye when the number of open players is odd).
+    /// The last matching and its duals, by vertex, and which vertices' edges
+    /// changed since.
     warm: Warm<Wide<N>>,
+    changed: Vec<bool>,
 }
 
 impl<const N: usize> Graph<N> {
     fn new(n: usize) -> Self {
+        let size = n + n % 2;
+        let mut twice = vec![Wide::ZERO; size * size];
+        if size > n {
+            for v in 0..n {
+                twice[v * size + n] = Wide::from_u64(4);
+                twice[n * size + v] = Wide::from_u64(4);
+            }
+        }
         Graph {
             n,
-            weights: vec![Wide::ZERO; n * n],
-            settled: vec![None; n],
+            size,
+            twice,
+            settled: vec![None; size],
             mate: vec![None; n],
-            warm: Warm {
-                mate: vec![None; n + 1],
-                dual: Vec::new(),
-            },
+            warm: Warm::default(),
+            changed: vec![false; size],
         }
     }
 
     fn set(&mut self, a: usize, b: usize, w: Wide<N>) {
-        self.weights[a * self.n + b] = w;
-        self.weights[b * self.n + a] = w;
+        let twice = if w.is_zero() {
+            Wide::ZERO
+        } else {
+            w.shl(2).add(&Wide::from_u64(4))
+        };
+        self.twice[a * self.size + b] = twice;
+        self.twice[b * self.size + a] = twice;
+        // `a` covers the edge: its dual alone is raised if the edge got short.
+        self.mark_changed(a);
     }
 
-    fn get(&self, a: usize, b: usize) -> Wide<N> {
-        self.weights[a * self.n + b]
+    /// Notes that edges at `v` changed since the last matching.
+    fn mark_changed(&mut self, v: usize) {
+        if !self.changed[v] {
+            self.changed[v] = true;
+            if let Some(list) = &mut self.warm.changed {
+                list.push(v);
+            }
+        }
     }
 
     /// Recomputes the heaviest matching of the players not yet settled.
     fn solve(&mut self) {
-        let mut open: Vec<usize> = (0..self.n).filter(|&v| self.settled[v].is_none()).collect();
-        let mut edges =
-            Vec::with_capacity(open.len() * open.len().saturating_sub(1) / 2 + open.len());
+        let active: Vec<usize> = (0..self.size)
+            .filter(|&v| self.settled[v].is_none())
+            .collect();
+        // A perfect matching (but for the bye) is searched first even before one is
+        // known to exist: it starts from the previous one, which the general
+        // search cannot; only when there is none is the general one asked.
+        let graph = Dense {
+            size: self.size,
+            twice: &self.twice,
+            active: &active,
+            fixed: &self.settled,
+        };
+        let perfect = perfect_matching(&graph, &mut self.warm);
+        self.changed.fill(false);
+        self.warm.changed = Some(Vec::new());
+        if perfect {
+            for v in 0..self.n {
+                self.mate[v] = self.warm.mate[v].filter(|&u| u < self.n);
+            }
+            return;
+        }
+        let open: Vec<usize> = active.into_iter().filter(|&v| v < self.n).collect();
+        let mut edges = Vec::new();
         for (i, &a) in open.iter().enumerate() {
             for (j, &b) in open.iter().enumerate().skip(i + 1) {
-                let w = self.get(a, b);
-                if !w.is_zero() {
-                    edges.push((i, j, w.shl(1)));
+                let twice = self.twice[a * self.size + b];
+                if !twice.is_zero() {
+                    edges.push((i, j, twice.sub(&Wide::from_u64(4)).half()));
                 }
             }
         }
-        // A perfect matching (but for the bye) is searched first even before one is
-        // known to exist: it starts from each player's best pairing, which the
-        // general search cannot; only when there is none is the general one asked.
-        let (players, pairs) = (open.len(), edges.len());
-        if self.solve_perfect(&mut open, &mut edges) {
-            return;
-        }
-        open.truncate(players);
-        edges.truncate(pairs);
         let mates = maximum_matching(open.len(), &edges);
         for v in 0..self.n {
             self.mate[v] = self.settled[v];
@@ -82,60 +121,13 @@ impl<const N: usize> Graph<N> {
         }
     }
 
-    /// The perfect matching of the open players (one of them with the stand-in
-    /// when their number is odd), started from the previous one.
-    fn solve_perfect(
-        &mut self,
-        open: &mut Vec<usize>,
-        edges: &mut Vec<(usize, usize, Wide<N>)>,
-    ) -> bool {
-        let standin = self.n;
-        if open.len() % 2 == 1 {
-            let index = open.len();
-            edges.extend((0..index).map(|i| (i, index, Wide::ZERO)));
-            open.push(standin);
-        }
-        let mut position = vec![usize::MAX; self.n + 1];
-        for (i, &v) in open.iter().enumerate() {
-            position[v] = i;
-        }
-        let fresh = self.warm.dual.is_empty();
-        let mut warm = Warm {
-            mate: open
-                .iter()
-                .map(|&v| {
-                    self.warm.mate[v]
-                        .map(|u| position[u])
-                        .filter(|&i| i != usize::MAX)
-                })
-                .collect(),
-            dual: if fresh {
-                Vec::new()
-            } else {
-                open.iter().map(|&v| self.warm.dual[v]).collect()
-            },
-        };
-        if !perfect_matching(open.len(), edges, &mut warm) {
-            return false;
-        }
-        if fresh {
-            self.warm.dual = vec![Wide::ZERO; self.n + 1];
-        }
-        for (i, &v) in open.iter().enumerate() {
-            let u = warm.mate[i].map(|j| open[j]);
-            self.warm.mate[v] = u;
-            self.warm.dual[v] = warm.dual[i];
-            if v < self.n {
-                self.mate[v] = u.filter(|&u| u != standin);
-            }
-        }
-        true
-    }
-
     /// Fixes the pair `a`–`b`.
     fn settle(&mut self, a: usize, b: usize) {
         self.settled[a] = Some(b);
         self.settled[b] = Some(a);
+        // Their blossoms are dissolved: the search never enters them again.
+        self.mark_changed(a);
+        self.mark_changed(b);
     }
 
     /// The partner of `v`, or `v` itself when unmatched.

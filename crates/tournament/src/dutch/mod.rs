@@ -37,13 +37,23 @@ pub fn pair(t: &Tournament) -> Result<Pairing, PairingError> {
     let last_round = field.round >= total as usize;
     let best = t.point_system.win.max(t.point_system.draw);
     let threshold = Points((field.played_rounds as u32 * best.0) / 2);
-    let width = layout.width();
-    let mates = match width {
-        0..=120 => brackets::pair::<2>(&sorted, &layout, last_round, threshold),
-        121..=248 => brackets::pair::<4>(&sorted, &layout, last_round, threshold),
-        249..=504 => brackets::pair::<8>(&sorted, &layout, last_round, threshold),
-        505..=1016 => brackets::pair::<16>(&sorted, &layout, last_round, threshold),
-        1017..=2040 => brackets::pair::<32>(&sorted, &layout, last_round, threshold),
+    // The narrowest weights that hold the layout and 8 bits for sums: the matching
+    // reads every weight of the field many times, and its time follows their size.
+    let width = layout.width() + 8;
+    let mates = match width.div_ceil(64) {
+        0..=2 => brackets::pair::<2>(&sorted, &layout, last_round, threshold),
+        3 => brackets::pair::<3>(&sorted, &layout, last_round, threshold),
+        4 => brackets::pair::<4>(&sorted, &layout, last_round, threshold),
+        5 => brackets::pair::<5>(&sorted, &layout, last_round, threshold),
+        6 => brackets::pair::<6>(&sorted, &layout, last_round, threshold),
+        7 => brackets::pair::<7>(&sorted, &layout, last_round, threshold),
+        8 => brackets::pair::<8>(&sorted, &layout, last_round, threshold),
+        9 => brackets::pair::<9>(&sorted, &layout, last_round, threshold),
+        10 => brackets::pair::<10>(&sorted, &layout, last_round, threshold),
+        11..=12 => brackets::pair::<12>(&sorted, &layout, last_round, threshold),
+        13..=16 => brackets::pair::<16>(&sorted, &layout, last_round, threshold),
+        17..=24 => brackets::pair::<24>(&sorted, &layout, last_round, threshold),
+        25..=32 => brackets::pair::<32>(&sorted, &layout, last_round, threshold),
         _ => brackets::pair::<64>(&sorted, &layout, last_round, threshold),
     }
     .map_err(|_| PairingError::Impossible(field.round as u32))?;

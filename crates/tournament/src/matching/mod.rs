@@ -7,7 +7,12 @@
 //! pairing. Weights are integers; with integer weights every dual variable stays an
 //! integer when the weights are even, which `maximum_matching` arranges by doubling.
 
+mod graph;
+mod warm;
 pub mod wide;
+
+pub use graph::{Dense, EdgeList, Edges, Near};
+pub use warm::{perfect_matching, Warm};
 
 /// The arithmetic the algorithm needs from a weight type.
 pub trait Weight: Copy + Ord + std::fmt::Debug {
@@ -22,6 +27,8 @@ pub trait Weight: Copy + Ord + std::fmt::Debug {
     /// Whether the value, read as two's complement, is negative (a vertex dual of
     /// a perfect matching may fall below zero).
     fn negative(&self) -> bool;
+    /// Whether the value is zero.
+    fn is_zero(&self) -> bool;
 }
 
 /// `a < b` with both read as two's complement.
@@ -49,6 +56,9 @@ impl Weight for u64 {
     fn negative(&self) -> bool {
         self >> 63 == 1
     }
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
 }
 
 impl<const N: usize> Weight for wide::Wide<N> {
@@ -67,6 +77,9 @@ impl<const N: usize> Weight for wide::Wide<N> {
     fn negative(&self) -> bool {
         self.0[N - 1] >> 63 == 1
     }
+    fn is_zero(&self) -> bool {
+        wide::Wide::is_zero(self)
+    }
 }
 
 const NONE: usize = usize::MAX;
@@ -84,7 +97,8 @@ pub fn maximum_matching<W: Weight>(
     if edges.is_empty() {
         return vec![None; vertices];
     }
-    let mut state = Blossoms::new(vertices, edges);
+    let graph = EdgeList::new(vertices, edges);
+    let mut state = Blossoms::new(&graph);
     let max_weight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
     for d in &mut state.dual[..vertices] {
         *d = max_weight;
@@ -93,150 +107,15 @@ pub fn maximum_matching<W: Weight>(
     state
         .mate
         .iter()
-        .map(|&p| (p != NONE).then(|| state.endpoint[p]))
+        .map(|&p| (p != NONE).then(|| graph.end(p)))
         .collect()
 }
 
-/// A matching and vertex duals kept from one solve to the next, so that after a
-/// few weights change only the pairs they touch are searched again.
-#[derive(Clone, Debug)]
-pub struct Warm<W> {
-    /// The partner of each vertex.
-    pub mate: Vec<Option<usize>>,
-    /// Each vertex's dual variable, blossom duals folded in.
-    pub dual: Vec<W>,
-}
-
-/// A maximum-weight perfect matching of the graph, started from `warm` (whose
-/// `mate` and `dual` may be stale: infeasible duals are raised and pairs that are
-/// no longer tight are undone) and left in it for the next call. Returns `false`
-/// if the graph has no perfect matching; `warm` is then reset to a cold start.
-pub fn perfect_matching<W: Weight>(
-    vertices: usize,
-    edges: &[(usize, usize, W)],
-    warm: &mut Warm<W>,
-) -> bool {
-    let mut state = Blossoms::new(vertices, edges);
-    state.perfect = true;
-    if warm.dual.len() == vertices {
-        state.dual[..vertices].copy_from_slice(&warm.dual);
-        // Feasibility: raise a vertex's dual until none of its edges is short.
-        // Duals are read as signed here: in a perfect matching they may be negative.
-        for v in 0..vertices {
-            let mut need = state.dual[v];
-            for e in &state.neighbours[v] {
-                let short = e.twice.minus(&state.dual[e.to as usize]);
-                if signed_less(&need, &short) {
-                    need = short;
-                }
-            }
-            state.dual[v] = need;
-        }
-        // Keep the pairs that are still edges and still tight.
-        for v in 0..vertices {
-            let Some(u) = warm.mate.get(v).copied().flatten() else {
-                continue;
-            };
-            if u <= v || u >= vertices || warm.mate[u] != Some(v) {
-                continue;
-            }
-            let tight = state.neighbours[v]
-                .iter()
-                .find(|e| e.to as usize == u && state.slack(e.p as usize / 2) == W::zero())
-                .map(|e| e.p as usize);
-            if let Some(p) = tight {
-                state.mate[v] = p;
-                state.mate[u] = p ^ 1;
-            }
-        }
-    } else {
-        // Each vertex's heaviest edge: feasible, and every vertex has a tight edge.
-        for v in 0..vertices {
-            let heaviest = state.neighbours[v]
-                .iter()
-                .map(|e| e.twice.halved())
-                .max()
-                .unwrap_or_else(W::zero);
-            state.dual[v] = heaviest;
-        }
-        // Then each, in turn, as low as its edges let it be: every vertex gets a
-        // tight edge to one already lowered, and far more pairs are tight at once.
-        for v in 0..vertices {
-            let mut need: Option<W> = None;
-            for e in &state.neighbours[v] {
-                let short = e.twice.minus(&state.dual[e.to as usize]);
-                if need.is_none_or(|n| signed_less(&n, &short)) {
-                    need = Some(short);
-                }
-            }
-            if let Some(need) = need {
-                state.dual[v] = need;
-            }
-        }
-    }
-    // Pair what tight edges can pair at once: the search then only has to place
-    // the rest (a matching of tight edges satisfies every invariant it keeps).
-    for v in 0..vertices {
-        if state.mate[v] != NONE {
-            continue;
-        }
-        let tight = state.neighbours[v]
-            .iter()
-            .find(|e| {
-                state.mate[e.to as usize] == NONE && state.slack(e.p as usize / 2) == W::zero()
-            })
-            .map(|e| e.p as usize);
-        if let Some(p) = tight {
-            state.mate[v] = p;
-            state.mate[state.endpoint[p]] = p ^ 1;
-        }
-    }
-    state.solve();
-    let perfect = state.mate.iter().all(|&p| p != NONE);
-    if !perfect {
-        warm.mate.clear();
-        warm.dual.clear();
-        return false;
-    }
-    warm.mate = state
-        .mate
-        .iter()
-        .map(|&p| Some(state.endpoint[p]))
-        .collect();
-    warm.dual = (0..vertices)
-        .map(|v| {
-            let mut dual = state.dual[v];
-            let mut b = state.parent[v];
-            while b != NONE {
-                dual = dual.plus(&state.dual[b]);
-                b = state.parent[b];
-            }
-            dual
-        })
-        .collect();
-    true
-}
-
-/// One edge as seen from one of its ends.
-#[derive(Clone, Copy, Debug)]
-struct Near<W> {
-    /// The endpoint at the other end (`p / 2` is the edge).
-    p: u32,
-    /// The vertex there.
-    to: u32,
-    /// Twice the edge's weight.
-    twice: W,
-}
-
 /// The state of the primal-dual blossom algorithm. Vertices are `0..n`, blossoms
-/// `n..2n`; an "endpoint" `p` is one end of edge `p / 2`, `endpoint[p]` its vertex.
-struct Blossoms<'a, W: Weight> {
+/// `n..2n`; an "endpoint" `p` is one end of edge `p / 2`, `graph.end(p)` its vertex.
+struct Blossoms<'a, W: Weight, G> {
     n: usize,
-    edges: &'a [(usize, usize, W)],
-    endpoint: Vec<usize>,
-    /// Each vertex's edges, with what the search reads of them, side by side: the
-    /// scan of a vertex reads memory in order instead of jumping about `edges`.
-    neighbours: Vec<Vec<Near<W>>>,
+    graph: &'a G,
     mate: Vec<usize>,
     label: Vec<u8>,
     label_end: Vec<usize>,
@@ -246,6 +125,9 @@ struct Blossoms<'a, W: Weight> {
     base: Vec<usize>,
     endpoints: Vec<Vec<usize>>,
     best_edge: Vec<usize>,
+    /// The slack of `best_edge`, kept as the duals move instead of recomputed at
+    /// every comparison.
+    best_slack: Vec<W>,
     best_edges: Vec<Option<Vec<usize>>>,
     unused: Vec<usize>,
     dual: Vec<W>,
@@ -256,38 +138,14 @@ struct Blossoms<'a, W: Weight> {
     perfect: bool,
 }
 
-impl<'a, W: Weight> Blossoms<'a, W> {
-    fn new(n: usize, edges: &'a [(usize, usize, W)]) -> Self {
-        let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut degree = vec![0usize; n];
-        for &(i, j, _) in edges {
-            degree[i] += 1;
-            degree[j] += 1;
-        }
-        let mut neighbours: Vec<Vec<Near<W>>> =
-            degree.iter().map(|&d| Vec::with_capacity(d)).collect();
-        for (k, &(i, j, w)) in edges.iter().enumerate() {
-            endpoint.push(i);
-            endpoint.push(j);
-            let twice = w.plus(&w);
-            neighbours[i].push(Near {
-                p: 2 * k as u32 + 1,
-                to: j as u32,
-                twice,
-            });
-            neighbours[j].push(Near {
-                p: 2 * k as u32,
-                to: i as u32,
-                twice,
-            });
-        }
+impl<'a, W: Weight, G: Edges<W>> Blossoms<'a, W, G> {
+    fn new(graph: &'a G) -> Self {
+        let n = graph.vertices();
         // Vertex duals are set by the caller.
         let dual = vec![W::zero(); 2 * n];
         Blossoms {
             n,
-            edges,
-            endpoint,
-            neighbours,
+            graph,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             label_end: vec![NONE; 2 * n],
@@ -297,10 +155,11 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             base: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
             endpoints: vec![Vec::new(); 2 * n],
             best_edge: vec![NONE; 2 * n],
+            best_slack: vec![W::zero(); 2 * n],
             best_edges: vec![None; 2 * n],
             unused: (n..2 * n).rev().collect(),
             dual,
-            allowed: vec![false; edges.len()],
+            allowed: vec![false; graph.slots()],
             queue: Vec::new(),
             perfect: false,
         }
@@ -308,8 +167,13 @@ impl<'a, W: Weight> Blossoms<'a, W> {
 
     /// `dual[i] + dual[j] - 2 w` for edge `k`.
     fn slack(&self, k: usize) -> W {
-        let (i, j, w) = self.edges[k];
-        self.dual[i].plus(&self.dual[j]).minus(&w.plus(&w))
+        let (i, j) = self.ends(k);
+        self.dual[i].plus(&self.dual[j]).minus(&self.graph.twice(k))
+    }
+
+    /// The two vertices of edge `k`.
+    fn ends(&self, k: usize) -> (usize, usize) {
+        (self.graph.end(2 * k), self.graph.end(2 * k + 1))
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -342,7 +206,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
         } else {
             let base = self.base[b];
             let mate = self.mate[base];
-            self.assign_label(self.endpoint[mate], 1, mate ^ 1);
+            self.assign_label(self.graph.end(mate), 1, mate ^ 1);
         }
     }
 
@@ -363,9 +227,9 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             if self.label_end[b] == NONE {
                 v = NONE;
             } else {
-                v = self.endpoint[self.label_end[b]];
+                v = self.graph.end(self.label_end[b]);
                 b = self.in_blossom[v];
-                v = self.endpoint[self.label_end[b]];
+                v = self.graph.end(self.label_end[b]);
             }
             if w != NONE {
                 std::mem::swap(&mut v, &mut w);
@@ -378,7 +242,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w, _) = self.edges[k];
+        let (mut v, mut w) = self.ends(k);
         let bb = self.in_blossom[base];
         let mut bv = self.in_blossom[v];
         let mut bw = self.in_blossom[w];
@@ -392,7 +256,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             self.parent[bv] = b;
             path.push(bv);
             endps.push(self.label_end[bv]);
-            v = self.endpoint[self.label_end[bv]];
+            v = self.graph.end(self.label_end[bv]);
             bv = self.in_blossom[v];
         }
         path.push(bb);
@@ -403,7 +267,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             self.parent[bw] = b;
             path.push(bw);
             endps.push(self.label_end[bw] ^ 1);
-            w = self.endpoint[self.label_end[bw]];
+            w = self.graph.end(self.label_end[bw]);
             bw = self.in_blossom[w];
         }
         self.children[b] = path;
@@ -426,17 +290,12 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 None => self
                     .leaves_of(bv)
                     .into_iter()
-                    .map(|leaf| {
-                        self.neighbours[leaf]
-                            .iter()
-                            .map(|e| e.p as usize / 2)
-                            .collect()
-                    })
+                    .map(|leaf| self.graph.neighbours(leaf).map(|e| e.p / 2).collect())
                     .collect(),
             };
             for list in lists {
                 for k in list {
-                    let (mut i, mut j, _) = self.edges[k];
+                    let (mut i, mut j) = self.ends(k);
                     if self.in_blossom[j] == b {
                         std::mem::swap(&mut i, &mut j);
                     }
@@ -454,8 +313,10 @@ impl<'a, W: Weight> Blossoms<'a, W> {
         let list: Vec<usize> = best_to.into_iter().filter(|&k| k != NONE).collect();
         self.best_edge[b] = NONE;
         for &k in &list {
-            if self.best_edge[b] == NONE || self.slack(k) < self.slack(self.best_edge[b]) {
+            let slack = self.slack(k);
+            if self.best_edge[b] == NONE || slack < self.best_slack[b] {
                 self.best_edge[b] = k;
+                self.best_slack[b] = slack;
             }
         }
         self.best_edges[b] = Some(list);
@@ -477,7 +338,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
         }
         if !end_stage && self.label[b] == 2 {
             // Relabel the children on the path from the entry child to the base.
-            let entry = self.in_blossom[self.endpoint[self.label_end[b] ^ 1]];
+            let entry = self.in_blossom[self.graph.end(self.label_end[b] ^ 1)];
             let len = children.len() as isize;
             let at = |i: isize| i.rem_euclid(len) as usize;
             let endps = self.endpoints[b].clone();
@@ -493,10 +354,10 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             };
             let mut p = self.label_end[b];
             while j != 0 {
-                self.label[self.endpoint[p ^ 1]] = 0;
+                self.label[self.graph.end(p ^ 1)] = 0;
                 let q = endps[at(j - trick as isize)] ^ trick ^ 1;
-                self.label[self.endpoint[q]] = 0;
-                self.assign_label(self.endpoint[p ^ 1], 2, p);
+                self.label[self.graph.end(q)] = 0;
+                self.assign_label(self.graph.end(p ^ 1), 2, p);
                 self.allowed[endps[at(j - trick as isize)] / 2] = true;
                 j += step;
                 p = endps[at(j - trick as isize)] ^ trick;
@@ -504,7 +365,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 j += step;
             }
             let bv = children[at(j)];
-            let v = self.endpoint[p ^ 1];
+            let v = self.graph.end(p ^ 1);
             self.label[v] = 2;
             self.label[bv] = 2;
             self.label_end[v] = p;
@@ -521,7 +382,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 if let Some(v) = reached {
                     self.label[v] = 0;
                     let mate = self.mate[self.base[bv]];
-                    self.label[self.endpoint[mate]] = 0;
+                    self.label[self.graph.end(mate)] = 0;
                     self.assign_label(v, 2, self.label_end[v]);
                 }
                 j += step;
@@ -565,15 +426,15 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             let t = self.children[b][at(j)];
             let p = self.endpoints[b][at(j - trick as isize)] ^ trick;
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p]);
+                self.augment_blossom(t, self.graph.end(p));
             }
             j += step;
             let t = self.children[b][at(j)];
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p ^ 1]);
+                self.augment_blossom(t, self.graph.end(p ^ 1));
             }
-            self.mate[self.endpoint[p]] = p ^ 1;
-            self.mate[self.endpoint[p ^ 1]] = p;
+            self.mate[self.graph.end(p)] = p ^ 1;
+            self.mate[self.graph.end(p ^ 1)] = p;
         }
         self.children[b].rotate_left(i as usize);
         self.endpoints[b].rotate_left(i as usize);
@@ -582,7 +443,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
     }
 
     fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
+        let (v, w) = self.ends(k);
         for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
             loop {
                 let bs = self.in_blossom[s];
@@ -593,16 +454,35 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 if self.label_end[bs] == NONE {
                     break;
                 }
-                let t = self.endpoint[self.label_end[bs]];
+                let t = self.graph.end(self.label_end[bs]);
                 let bt = self.in_blossom[t];
-                s = self.endpoint[self.label_end[bt]];
-                let j = self.endpoint[self.label_end[bt] ^ 1];
+                s = self.graph.end(self.label_end[bt]);
+                let j = self.graph.end(self.label_end[bt] ^ 1);
                 if bt >= self.n {
                     self.augment_blossom(bt, j);
                 }
                 self.mate[j] = self.label_end[bt];
                 p = self.label_end[bt] ^ 1;
             }
+        }
+    }
+
+    /// Moves the kept slacks of the best edges by a dual change of `delta`: an
+    /// edge from an S-blossom to a free vertex loses `delta`, one between two
+    /// S-blossoms twice that, one to a T-blossom nothing.
+    fn shift_best_slacks(&mut self, delta: &W) {
+        let twice = delta.plus(delta);
+        for x in 0..2 * self.n {
+            if self.best_edge[x] == NONE {
+                continue;
+            }
+            let top = if x < self.n { self.in_blossom[x] } else { x };
+            let shift = match self.label[top] {
+                0 if x < self.n => delta,
+                1 if top == x && self.parent[x] == NONE => &twice,
+                _ => continue,
+            };
+            self.best_slack[x] = self.best_slack[x].minus(shift);
         }
     }
 
@@ -624,9 +504,8 @@ impl<'a, W: Weight> Blossoms<'a, W> {
             let mut augmented = false;
             loop {
                 while let Some(v) = self.queue.pop() {
-                    for index in 0..self.neighbours[v].len() {
-                        let Near { p, to, twice } = self.neighbours[v][index];
-                        let (p, w) = (p as usize, to as usize);
+                    let graph = self.graph;
+                    for Near { p, to: w, twice } in graph.neighbours(v) {
                         let k = p / 2;
                         if self.in_blossom[v] == self.in_blossom[w] {
                             continue;
@@ -634,7 +513,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                         let mut kslack = W::zero();
                         if !self.allowed[k] {
                             kslack = self.dual[v].plus(&self.dual[w]).minus(&twice);
-                            if kslack == W::zero() {
+                            if kslack.is_zero() {
                                 self.allowed[k] = true;
                             }
                         }
@@ -656,13 +535,15 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                             }
                         } else if self.label[self.in_blossom[w]] == 1 {
                             let b = self.in_blossom[v];
-                            if self.best_edge[b] == NONE || kslack < self.slack(self.best_edge[b]) {
+                            if self.best_edge[b] == NONE || kslack < self.best_slack[b] {
                                 self.best_edge[b] = k;
+                                self.best_slack[b] = kslack;
                             }
                         } else if self.label[w] == 0
-                            && (self.best_edge[w] == NONE || kslack < self.slack(self.best_edge[w]))
+                            && (self.best_edge[w] == NONE || kslack < self.best_slack[w])
                         {
                             self.best_edge[w] = k;
+                            self.best_slack[w] = kslack;
                         }
                     }
                     if augmented {
@@ -682,7 +563,8 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 let mut delta_blossom = NONE;
                 for v in 0..n {
                     if self.label[self.in_blossom[v]] == 0 && self.best_edge[v] != NONE {
-                        let d = self.slack(self.best_edge[v]);
+                        let d = self.best_slack[v];
+                        debug_assert_eq!(d, self.slack(self.best_edge[v]));
                         if delta_type == 0 || d < delta {
                             delta = d;
                             delta_type = 2;
@@ -692,7 +574,8 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                 }
                 for b in 0..2 * n {
                     if self.parent[b] == NONE && self.label[b] == 1 && self.best_edge[b] != NONE {
-                        let d = self.slack(self.best_edge[b]).halved();
+                        debug_assert_eq!(self.best_slack[b], self.slack(self.best_edge[b]));
+                        let d = self.best_slack[b].halved();
                         if delta_type == 0 || d < delta {
                             delta = d;
                             delta_type = 3;
@@ -731,11 +614,12 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                         }
                     }
                 }
+                self.shift_best_slacks(&delta);
                 match delta_type {
                     1 => break,
                     2 => {
                         self.allowed[delta_edge] = true;
-                        let (mut i, j, _) = self.edges[delta_edge];
+                        let (mut i, j) = self.ends(delta_edge);
                         if self.label[self.in_blossom[i]] == 0 {
                             i = j;
                         }
@@ -743,7 +627,7 @@ impl<'a, W: Weight> Blossoms<'a, W> {
                     }
                     3 => {
                         self.allowed[delta_edge] = true;
-                        self.queue.push(self.edges[delta_edge].0);
+                        self.queue.push(self.ends(delta_edge).0);
                     }
                     _ => self.expand_blossom(delta_blossom, false),
                 }

@@ -103,15 +103,15 @@ fn warm_started_perfect_matchings_stay_optimal_as_weights_change() {
                 }
             }
         }
-        let mut warm = Warm {
-            mate: Vec::new(),
-            dual: Vec::new(),
-        };
+        let mut warm = Warm::default();
         for step in 0..6 {
             if step > 0 {
-                // Change the weights of the edges at one or two vertices.
+                // Change the weights of the edges at one or two vertices, and say
+                // which (every other case leaves the matching to find them).
+                let mut changed = Vec::new();
                 for _ in 0..1 + next() % 2 {
                     let v = (next() % n as u64) as usize;
+                    changed.push(v);
                     for u in 0..n {
                         if u != v && weights[v][u] > 0 {
                             let w = 2 * (1 + next() % 50);
@@ -120,6 +120,7 @@ fn warm_started_perfect_matchings_stay_optimal_as_weights_change() {
                         }
                     }
                 }
+                warm.changed = (case % 2 == 0).then_some(changed);
             }
             let mut edges = Vec::new();
             for i in 0..n {
@@ -130,7 +131,7 @@ fn warm_started_perfect_matchings_stay_optimal_as_weights_change() {
                 }
             }
             assert!(
-                perfect_matching(n, &edges, &mut warm),
+                perfect_matching(&EdgeList::new(n, &edges), &mut warm),
                 "case {case} step {step}"
             );
             let mut total = 0;
@@ -174,12 +175,9 @@ fn cold_perfect_matchings_are_optimal_or_say_there_is_none() {
                 }
             }
         }
-        let mut warm = Warm {
-            mate: Vec::new(),
-            dual: Vec::new(),
-        };
+        let mut warm = Warm::default();
         let best = brute_force_perfect(n, &weights, &mut vec![false; n]);
-        let perfect = perfect_matching(n, &edges, &mut warm);
+        let perfect = perfect_matching(&EdgeList::new(n, &edges), &mut warm);
         assert_eq!(perfect, best.is_some(), "case {case}");
         let Some(best) = best else {
             none += 1;
@@ -199,4 +197,87 @@ fn cold_perfect_matchings_are_optimal_or_say_there_is_none() {
     }
     // Both outcomes are exercised.
     assert!(found > 300 && none > 100, "{found} found, {none} none");
+}
+
+/// The way the Dutch pairing uses the matching: one weight matrix changed in
+/// place at one vertex at a time, pairs fixed one by one, blossoms kept between
+/// searches; every search must still find the heaviest perfect matching.
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn dense_warm_starts_keep_blossoms_and_fixed_pairs_and_stay_optimal() {
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for case in 0..1500 {
+        let n = 2 * (1 + (next() % 6) as usize);
+        // Few distinct weights make ties, and ties make blossoms.
+        let spread = if case % 3 == 0 { 3 } else { 40 };
+        let mut weights = vec![vec![0u64; n]; n];
+        for i in 0..n {
+            for j in i + 1..n {
+                if j == i + 1 && i % 2 == 0 || next() % 4 > 0 {
+                    let w = 2 * (1 + next() % spread);
+                    weights[i][j] = w;
+                    weights[j][i] = w;
+                }
+            }
+        }
+        let mut fixed: Vec<Option<usize>> = vec![None; n];
+        let mut warm = Warm::default();
+        for step in 0..8 {
+            let mut changed = Vec::new();
+            if step > 0 {
+                let v = (next() % n as u64) as usize;
+                if fixed[v].is_none() && next() % 4 == 0 {
+                    // Fix the pair the last matching gave `v`.
+                    let u = warm.mate[v].unwrap();
+                    fixed[v] = Some(u);
+                    fixed[u] = Some(v);
+                    changed.extend([v, u]);
+                } else if fixed[v].is_none() {
+                    for u in 0..n {
+                        if u != v && weights[v][u] > 0 && fixed[u].is_none() {
+                            let w = 2 * (1 + next() % spread);
+                            weights[v][u] = w;
+                            weights[u][v] = w;
+                        }
+                    }
+                    changed.push(v);
+                }
+            }
+            if step > 0 {
+                warm.changed = Some(changed);
+            }
+            let twice: Vec<u64> = (0..n * n).map(|k| 2 * weights[k / n][k % n]).collect();
+            let active: Vec<usize> = (0..n).filter(|&v| fixed[v].is_none()).collect();
+            let graph = Dense {
+                size: n,
+                twice: &twice,
+                active: &active,
+                fixed: &fixed,
+            };
+            assert!(
+                perfect_matching(&graph, &mut warm),
+                "case {case} step {step}"
+            );
+            let mut total = 0;
+            for v in 0..n {
+                let u = warm.mate[v].unwrap();
+                assert_eq!(warm.mate[u], Some(v), "case {case} step {step}");
+                if let Some(partner) = fixed[v] {
+                    assert_eq!(u, partner, "case {case} step {step}: a fixed pair moved");
+                } else if v < u {
+                    assert!(weights[v][u] > 0, "case {case} step {step}: not an edge");
+                    total += weights[v][u];
+                }
+            }
+            let mut used: Vec<bool> = fixed.iter().map(Option::is_some).collect();
+            let best = brute_force_perfect(n, &weights, &mut used).unwrap();
+            assert_eq!(total, best, "case {case} step {step}");
+        }
+    }
 }
