@@ -1,7 +1,7 @@
 //! Pairing speed: the FIDE Dutch system on the largest generated tournaments of
-//! `tests/data/dutch` (150, 300 and 500 players; round 2 and the middle round), side by
-//! side with bbpPairings when `BBP_PAIRINGS` names its binary, and the arena pairing of
-//! 2,000 waiting players.
+//! `tests/data/dutch` (150, 300 and 500 players; round 2 and the middle round, and
+//! the last round of 500), side by side with bbpPairings when `BBP_PAIRINGS` names
+//! its binary, and the arena pairing of 2,000 waiting players.
 //!
 //! ```text
 //! cargo bench -p caissa-tournament --bench pairing                 # all, ours only
@@ -17,9 +17,9 @@
 //! timed, both pairings are compared with the peer's recorded pairing in the
 //! `.pairings` file, and the run stops on a difference.
 //!
-//! The 500-player cases take 1-3 s an iteration for caissa and 5-8 s for the peer (12
-//! iterations each: the check, one warm-up, ten samples), a few minutes of the run with
-//! the peer; criterion's filter leaves them out. At the end of a benchmarking run (not under
+//! The 500-player cases take about half a second an iteration for caissa and 4-11 s
+//! for the peer (12 iterations each: the check, one warm-up, ten samples), a few
+//! minutes of the run with the peer; criterion's filter leaves them out. At the end of a benchmarking run (not under
 //! `cargo test --benches`) a markdown table follows on stdout: for each side the median
 //! of criterion's samples (warm-up included) of the time per iteration, and the ratio
 //! caissa/bbpPairings (above 1: caissa slower).
@@ -56,8 +56,9 @@ impl Case {
     }
 }
 
-/// Round 2 and the middle round of the three largest generated tournaments.
-const CASES: [Case; 6] = [
+/// Round 2 and the middle round of the three largest generated tournaments, and
+/// the last round of the largest (its weights are the widest).
+const CASES: [Case; 7] = [
     Case {
         file: "g078-n500-r11",
         players: 500,
@@ -67,6 +68,11 @@ const CASES: [Case; 6] = [
         file: "g078-n500-r11",
         players: 500,
         round: 6,
+    },
+    Case {
+        file: "g078-n500-r11",
+        players: 500,
+        round: 11,
     },
     Case {
         file: "g076-n300-r9",
