@@ -51,6 +51,9 @@ enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(commands::admin::TokenCommand),
+    /// Database tools: a consistent backup of a running installation.
+    #[command(subcommand)]
+    Db(commands::admin::DbCommand),
     /// Organisers' tools on TRF files: pair a round (Dutch Swiss, round robin),
     /// standings with FIDE tiebreaks, check a tournament, convert TRF and JSON.
     #[command(subcommand)]
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
+        Some(Command::Db(cmd)) => commands::admin::db(cmd),
         // Exit statuses of their own (2 for bad input), as pairing programs have.
         Some(Command::Tournament(cmd)) => return commands::tournament::run(cmd),
     };

@@ -274,3 +274,60 @@ fn user_grant_and_revoke_give_and_take_the_arbiters_seat() {
     assert!(out.contains("revoked arbiter from Olga"), "{out}");
     assert_eq!(seat(&olga)["arbiter"], false);
 }
+
+#[test]
+fn db_backup_of_a_running_server_holds_its_accounts_and_games() {
+    let dir = temp_dir("backup");
+    let db = db_url(&dir);
+    let white = account_with_token(&db, "Anna");
+    let black = account_with_token(&db, "Boris");
+    let port = free_port();
+    let _server = start(&db, port);
+    let (status, body) = http(port, "POST", "/api/challenge/Boris", &white, "color=white");
+    assert_eq!(status, 200, "{body}");
+    let challenge: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = challenge["id"].as_str().unwrap().to_string();
+    let accept = format!("/api/challenge/{id}/accept");
+    assert_eq!(http(port, "POST", &accept, &black, "").0, 200);
+    for (i, mv) in ["e2e4", "e7e5", "g1f3"].iter().enumerate() {
+        let token = if i % 2 == 0 { &white } else { &black };
+        let path = format!("/api/board/game/{id}/move/{mv}");
+        assert_eq!(http(port, "POST", &path, token, "").0, 200, "{mv}");
+    }
+    // The server is still running (it holds the database's lock) during the backup.
+    let file = dir.join("backup.db");
+    let file_arg = file.to_str().unwrap();
+    let said = caissa(&["db", "backup", file_arg, "--db", &db]);
+    assert!(
+        said.contains("checked") && said.contains("users 2"),
+        "{said}"
+    );
+    // The copy is a whole installation: its accounts sign in, its game replays.
+    let copy = format!("sqlite://{file_arg}");
+    let token = caissa(&["token", "create", "Anna", "--db", &copy]);
+    assert!(!token.trim().is_empty());
+    let copy_port = free_port();
+    let _copy_server = start(&copy, copy_port);
+    let (status, pgn) = http(copy_port, "GET", &format!("/game/export/{id}"), &white, "");
+    assert_eq!(status, 200, "{pgn}");
+    assert!(pgn.contains("1. e4") && pgn.contains("2. Nf3"), "{pgn}");
+    // A backup never overwrites a file, and PostgreSQL is pg_dump's job.
+    let again = Command::new(BIN)
+        .args(["db", "backup", file_arg, "--db", &db])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    let postgres = Command::new(BIN)
+        .args([
+            "db",
+            "backup",
+            "x.sql",
+            "--db",
+            "postgres://localhost/caissa",
+        ])
+        .output()
+        .unwrap();
+    assert!(!postgres.status.success());
+    assert!(String::from_utf8_lossy(&postgres.stderr).contains("pg_dump"));
+}

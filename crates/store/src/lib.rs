@@ -5,10 +5,12 @@
 //! there at all. The store knows nothing of chess: it keeps text.
 
 mod arbiters;
+mod backup;
 mod ratings;
 mod sessions;
 mod tournaments;
 
+pub use backup::Backup;
 pub use ratings::StoredRating;
 pub use tournaments::StoredTournament;
 
@@ -43,6 +45,14 @@ pub enum StoreError {
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A backup could not be written.
+    #[error("backup to {path}: {reason}")]
+    Backup {
+        /// The file it was to be written to.
+        path: String,
+        /// Why not.
+        reason: String,
+    },
 }
 
 /// An account.

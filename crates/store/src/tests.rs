@@ -347,3 +347,70 @@ async fn a_busy_event_log_keeps_the_write_ahead_log_bounded() {
     drop(store);
     let _ = std::fs::remove_dir_all(std::path::Path::new(path).parent().unwrap());
 }
+
+#[tokio::test]
+async fn an_online_backup_is_consistent_while_moves_are_being_written() {
+    let url = temp_db("backup");
+    let store = Store::open(&url).await.unwrap();
+    let a = store.create_user("Anna", None, 1).await.unwrap();
+    let b = store.create_user("Boris", None, 2).await.unwrap();
+    let game = StoredGame {
+        id: "g1".into(),
+        white_id: a.id,
+        black_id: b.id,
+        setup: "{}".into(),
+        created_at: 5,
+        finished: false,
+        result: None,
+        rated: false,
+        source: "friend".into(),
+        events: vec!["e0".into()],
+    };
+    store.create_game(&game).await.unwrap();
+    // A writer keeps appending while the backups are taken.
+    let writer = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            for seq in 1..400u64 {
+                let events = [format!("e{seq}")];
+                store.append_events("g1", seq, &events, None).await.unwrap();
+            }
+        })
+    };
+    let dir = std::path::PathBuf::from(url.strip_prefix("sqlite://").unwrap())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let mut backups = Vec::new();
+    for i in 0..3 {
+        let target = dir.join(format!("backup-{i}.db"));
+        let backup = store.backup_to(&target).await.unwrap();
+        assert_eq!(backup.path, target);
+        assert!(backup.bytes > 0);
+        assert!(!dir.join(format!("backup-{i}.db.partial")).exists());
+        let users = backup.rows.iter().find(|(t, _)| t == "users").unwrap().1;
+        assert_eq!(users, 2);
+        backups.push((target, backup));
+    }
+    writer.await.unwrap();
+    for (target, backup) in backups {
+        let copy = Store::open(&format!("sqlite://{}", target.display()))
+            .await
+            .unwrap();
+        let events = copy.game("g1").await.unwrap().unwrap().events;
+        // A prefix of the log, in order, with nothing missing in between.
+        let expected: Vec<String> = (0..events.len()).map(|i| format!("e{i}")).collect();
+        assert_eq!(events, expected);
+        let counted = backup
+            .rows
+            .iter()
+            .find(|(t, _)| t == "game_events")
+            .unwrap()
+            .1;
+        assert_eq!(counted as usize, events.len());
+    }
+    // An existing file is never overwritten.
+    let taken = dir.join("backup-0.db");
+    let e = store.backup_to(&taken).await.unwrap_err();
+    assert!(e.to_string().contains("already exists"), "{e}");
+}
