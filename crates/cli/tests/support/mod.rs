@@ -45,12 +45,35 @@ pub fn start(db: &str, port: u16) -> ServerProcess {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+    let mut server = ServerProcess(child);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !answers_health_check(port) {
+        if let Some(status) = server.0.try_wait().unwrap() {
+            panic!("the server exited before serving: {status}");
+        }
         assert!(Instant::now() < deadline, "the server did not start");
         std::thread::sleep(Duration::from_millis(50));
     }
-    ServerProcess(child)
+    server
+}
+
+/// Whether a Caissa server answers `/healthz` on `port` with 200. A bare TCP
+/// connect is not enough: on loopback a connect to an unbound ephemeral port
+/// can succeed by connecting to itself, and another test's server may be
+/// starting on a port just handed out.
+fn answers_health_check(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let request = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    if stream.write_all(request).is_err() {
+        return false;
+    }
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    answer.starts_with(b"HTTP/1.1 200")
 }
 
 /// Accounts with tokens, made in the store before the server starts.
