@@ -31,6 +31,13 @@ pub struct Args {
     /// the open-file limit allows).
     #[arg(long)]
     max_connections: Option<usize>,
+    /// Threads serving connections and running games. 1: one event loop, which
+    /// costs the least CPU per move (nothing is handed between threads); more
+    /// spread a busy node's network work over several cores. Password hashing,
+    /// the engine, tournament pairing and SQLite run on threads of their own
+    /// either way.
+    #[arg(long, env = "CAISSA_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
 }
 
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -74,7 +81,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_connections: args.max_connections,
         ..caissa_server::Config::default()
     };
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = if args.threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(args.threads.into())
+            .enable_all()
+            .build()?
+    };
     runtime
         .block_on(caissa_server::serve(args.addr, &args.db, config))
         .map_err(|e| anyhow::anyhow!("{e}"))

@@ -123,20 +123,22 @@ impl LiveGame {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        // One timer for the game's life, moved only when the next deadline
+        // changes: a timer made and dropped around every command costs two trips
+        // to the runtime's timer wheel per move.
+        let timer = tokio::time::sleep(std::time::Duration::ZERO);
+        tokio::pin!(timer);
+        let mut armed: Option<u64> = None;
         loop {
             if self.game.finish().is_some() {
                 break;
             }
             let deadline = self.game.next_deadline(now_ms());
-            let sleep = async {
-                match deadline {
-                    Some(at) => {
-                        let wait = at.saturating_sub(now_ms());
-                        tokio::time::sleep(std::time::Duration::from_millis(wait)).await
-                    }
-                    None => std::future::pending().await,
-                }
-            };
+            if let Some(at) = deadline.filter(|&at| armed != Some(at)) {
+                let wait = std::time::Duration::from_millis(at.saturating_sub(now_ms()));
+                timer.as_mut().reset(tokio::time::Instant::now() + wait);
+            }
+            armed = deadline;
             tokio::select! {
                 command = rx.recv() => {
                     let (user, action, ply, reply) = match command {
@@ -175,7 +177,9 @@ impl LiveGame {
                     }
                     let _ = reply.send(result);
                 }
-                () = sleep => {
+                () = &mut timer, if armed.is_some() => {
+                    // Looked at again when the next deadline is known.
+                    armed = None;
                     if self.game.tick(now_ms()).is_ok() && self.persist().await.is_ok() {
                         self.publish();
                     }

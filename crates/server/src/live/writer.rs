@@ -17,8 +17,12 @@ use crate::metrics::Metrics;
 /// Most appends written in one transaction.
 const MAX_BATCH: usize = 512;
 /// The shortest time between two commits while appends keep coming: at most
-/// this much latency added, in exchange for fewer fsyncs.
-const COMMIT_INTERVAL: Duration = Duration::from_millis(1);
+/// this much latency added, in exchange for fewer commits. Measured with 10,000
+/// games at ~2,800 moves/s: 1 ms gathers ~3 moves a commit and costs the server
+/// 159 µs and SQLite 59 µs of CPU a move; 4 ms gathers ~11 and costs 131-139 µs
+/// and 42 µs, for 2 ms more at the median (p50 2.9 → 4.9 ms, p99 14 → 12 ms).
+/// An idle writer still commits at once.
+const COMMIT_INTERVAL: Duration = Duration::from_millis(4);
 /// Appends waiting for the writer before new ones wait for room.
 const QUEUE: usize = 4096;
 /// How long an append waits for room in a full queue before it is refused.

@@ -109,7 +109,12 @@ impl Tournaments {
     }
 
     async fn save(&self, record: &Record) -> Result<(), ApiError> {
-        let data = serde_json::to_string(record)
+        // An arena's record holds every sheet (megabytes by the end of a big
+        // one): written out on a thread of its own, not the one serving games.
+        let snapshot = record.clone();
+        let data = tokio::task::spawn_blocking(move || serde_json::to_string(&snapshot))
+            .await
+            .map_err(|e| ApiError::Internal(format!("tournament {}: {e}", record.id)))?
             .map_err(|e| ApiError::Internal(format!("tournament {}: {e}", record.id)))?;
         self.store
             .save_tournament(&StoredTournament {
@@ -455,7 +460,18 @@ impl Tournaments {
 
     /// Pairs the next round, stores it, then starts its games.
     async fn next_round(&self, record: &mut Record, now: u64) {
-        let pairing = match record.pair_next() {
+        // A Swiss round of hundreds of players takes a good part of a second to
+        // pair: on a thread of its own, not the one serving games.
+        let snapshot = record.clone();
+        let paired = tokio::task::spawn_blocking(move || snapshot.pair_next()).await;
+        let paired = match paired {
+            Ok(paired) => paired,
+            Err(e) => {
+                tracing::error!("tournament {}: pairing failed: {e}", record.id);
+                return;
+            }
+        };
+        let pairing = match paired {
             Ok(pairing) if !pairing.boards.is_empty() => pairing,
             Ok(_) => {
                 record.finish(now);
