@@ -20,7 +20,41 @@ if [ ! -d e2e/node_modules/playwright-core ]; then
     (cd e2e && npm ci --no-audit --no-fund --silent)
 fi
 
+# PostgreSQL for the store's conformance suite and the server's tests on it:
+# Debian's server, started here with a role for the tests, unless
+# CAISSA_TEST_POSTGRES already names one.
+if [ -z "${CAISSA_TEST_POSTGRES:-}" ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(pg_lsclusters -h 2>/dev/null)" ]; then
+            apt-get update -qq
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+        fi
+        read -r pg_version pg_cluster _ < <(pg_lsclusters -h | head -1)
+        # Each test server keeps its own pool: more than the default 100 clients.
+        if ! grep -q '^max_connections = 500' "/etc/postgresql/$pg_version/$pg_cluster/conf.d/caissa-tests.conf" 2>/dev/null; then
+            mkdir -p "/etc/postgresql/$pg_version/$pg_cluster/conf.d"
+            echo 'max_connections = 500' > "/etc/postgresql/$pg_version/$pg_cluster/conf.d/caissa-tests.conf"
+            pg_ctlcluster "$pg_version" "$pg_cluster" stop 2>/dev/null || true
+        fi
+        pg_ctlcluster "$pg_version" "$pg_cluster" start 2>/dev/null || true
+        su postgres -c "psql -q" <<'SQL'
+DO $$ BEGIN
+    CREATE ROLE caissa_tests LOGIN SUPERUSER PASSWORD 'caissa_tests';
+EXCEPTION WHEN duplicate_object THEN NULL;
+END $$;
+SQL
+        export CAISSA_TEST_POSTGRES="postgres://caissa_tests:caissa_tests@127.0.0.1:$(pg_lsclusters -h | head -1 | awk '{print $3}')/postgres"
+    else
+        echo "test.sh: no CAISSA_TEST_POSTGRES and not root: the PostgreSQL tests will not run" >&2
+    fi
+fi
+
 cargo test --workspace
+
+if [ -n "${CAISSA_TEST_POSTGRES:-}" ]; then
+    echo "== server tests on PostgreSQL"
+    CAISSA_TEST_BACKEND=postgres cargo test -p caissa-server --test tests -- --test-threads=8
+fi
 
 echo "== web app unit tests"
 node --test web/test/

@@ -53,7 +53,7 @@ enum Command {
     Token(commands::admin::TokenCommand),
     /// Database tools: a consistent backup of a running installation.
     #[command(subcommand)]
-    Db(commands::admin::DbCommand),
+    Db(commands::db::DbCommand),
     /// Organisers' tools on TRF files: pair a round (Dutch Swiss, round robin),
     /// standings with FIDE tiebreaks, check a tournament, convert TRF and JSON.
     #[command(subcommand)]
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
-        Some(Command::Db(cmd)) => commands::admin::db(cmd),
+        Some(Command::Db(cmd)) => commands::db::db(cmd),
         // Exit statuses of their own (2 for bad input), as pairing programs have.
         Some(Command::Tournament(cmd)) => return commands::tournament::run(cmd),
     };

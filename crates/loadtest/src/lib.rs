@@ -93,7 +93,7 @@ pub struct Args {
     /// started in this process.
     #[arg(long)]
     addr: Option<String>,
-    /// Database URL (sqlite://<path>). With --addr: the running server's database, in
+    /// Database URL (sqlite://<path> or postgres://...). With --addr: the running server's database, in
     /// which the test accounts are created (default sqlite://caissa.db). Without: the
     /// in-process server's database (default: a fresh temporary file).
     #[arg(long)]

@@ -43,7 +43,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// Another server holds the database.
-    #[error("another caissa server is already using {db} (lock {lock}); stop it first, or give this one its own --db (several nodes share a PostgreSQL database, not a SQLite file)")]
+    #[error("another caissa server is already using {db} (lock {lock}); stop it first, or give this one its own --db")]
     Locked {
         /// The database.
         db: String,
@@ -77,13 +77,9 @@ impl DatabaseLock {
 /// Takes the lock beside the SQLite database of `db_url` (nothing to lock for
 /// other databases: they manage their own concurrency).
 pub fn lock_database(db_url: &str) -> Result<Option<DatabaseLock>, ServeError> {
-    let Some(path) = db_url
-        .strip_prefix("sqlite://")
-        .or_else(|| db_url.strip_prefix("sqlite:"))
-    else {
+    let Some(path) = caissa_store::sqlite_path(db_url) else {
         return Ok(None);
     };
-    let path = path.split('?').next().unwrap_or(path);
     if path.is_empty() || path == ":memory:" {
         return Ok(None);
     }
@@ -114,6 +110,12 @@ pub async fn serve(addr: SocketAddr, db_url: &str, config: Config) -> Result<(),
     let _lock = lock_database(db_url)?;
     raise_open_file_limit();
     let store = caissa_store::Store::open(db_url).await?;
+    if !store.claim_exclusive().await? {
+        return Err(ServeError::Locked {
+            db: redacted(db_url),
+            lock: "PostgreSQL advisory lock".into(),
+        });
+    }
     let state = AppState::with_config(store, config).await?;
     let listener = TcpListener::bind(addr).await?;
     tracing::info!("Caissa listening on http://{}", listener.local_addr()?);
@@ -122,6 +124,20 @@ pub async fn serve(addr: SocketAddr, db_url: &str, config: Config) -> Result<(),
     })
     .await?;
     Ok(())
+}
+
+/// `url` with any password replaced by `***`, for messages and logs.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some((credentials, host)) = rest.split_once('@') else {
+        return url.to_string();
+    };
+    match credentials.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
 }
 
 /// Raises the soft open-file limit to the hard one: every connection is a

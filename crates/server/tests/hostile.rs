@@ -747,15 +747,17 @@ async fn a_corrupt_stored_event_is_the_servers_fault_told_without_its_details() 
         assert_eq!(status, 200);
     }
     server.task.abort();
-    let pool = sqlx::SqlitePool::connect(&db).await.unwrap();
-    sqlx::query(
-        "UPDATE game_events SET event = '{\"not\": an event' WHERE game_id = ? AND seq = 3",
-    )
-    .bind(&id)
-    .execute(&pool)
-    .await
-    .unwrap();
-    pool.close().await;
+    let corrupt =
+        "UPDATE game_events SET event = '{\"not\": an event' WHERE game_id = $1 AND seq = 3";
+    if crate::on_postgres() {
+        let pool = sqlx::PgPool::connect(&db).await.unwrap();
+        sqlx::query(corrupt).bind(&id).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::SqlitePool::connect(&db).await.unwrap();
+        sqlx::query(corrupt).bind(&id).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
     let server = Server::start(&db).await;
     let resp = client
         .get(server.url(&format!("/game/export/{id}")))

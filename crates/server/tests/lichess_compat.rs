@@ -36,12 +36,6 @@ async fn game(
     (server, client, anna, boris, id)
 }
 
-/// The URL of the database `temp_db(name)` made, without emptying it.
-fn temp_db_path(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("caissa-server-{name}-{}", std::process::id()));
-    format!("sqlite://{}", dir.join("caissa.db").display())
-}
-
 async fn moves_of(server: &Server, client: &reqwest::Client, id: &str) -> Value {
     client
         .get(server.url(&format!("/game/export/{id}?format=json")))
@@ -833,7 +827,7 @@ async fn a_game_over_before_a_restart_can_be_rematched_once() {
     .await;
     assert_eq!(status, 200);
     server.task.abort();
-    let db = temp_db_path("rematch-restart");
+    let db = existing_db("rematch-restart");
     let server = Server::start(&db).await;
     let url = |answer: &str| server.url(&format!("/api/board/game/{id}/rematch/{answer}"));
     let (status, body) = post(&client, url("yes"), &boris, &[]).await;
@@ -909,7 +903,7 @@ async fn sessions_log_in_out_and_say_what_went_wrong() {
 #[tokio::test]
 async fn players_chat_and_the_opponents_stream_carries_it() {
     let (server, client, anna, boris, id) = game("chat", &BLITZ_AS_WHITE).await;
-    let db = temp_db_path("chat");
+    let db = existing_db("chat");
     let carl = user_with_token(&db, "Carl").await;
     let boris_stream = client
         .get(server.url(&format!("/api/board/game/stream/{id}")))

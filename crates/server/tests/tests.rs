@@ -1,5 +1,7 @@
 //! End-to-end tests: the real server on an ephemeral port with a real SQLite file,
-//! driven over HTTP like a lichess Board API client.
+//! driven over HTTP like a lichess Board API client. With
+//! `CAISSA_TEST_BACKEND=postgres` (and `CAISSA_TEST_POSTGRES` naming a server)
+//! the same tests run on a fresh PostgreSQL database each instead.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -38,11 +40,41 @@ impl Server {
     }
 }
 
+/// Whether these tests run on PostgreSQL (`CAISSA_TEST_BACKEND=postgres`).
+fn on_postgres() -> bool {
+    std::env::var("CAISSA_TEST_BACKEND").is_ok_and(|b| b == "postgres")
+}
+
+/// A fresh database for a test: a SQLite file, or a PostgreSQL database when
+/// the tests run there.
 fn temp_db(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("caissa-server-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    format!("sqlite://{}", dir.join("caissa.db").display())
+    if !on_postgres() {
+        return caissa_store::scratch::sqlite_url(&format!("server-{name}"));
+    }
+    let name = format!("server_{name}");
+    // Made on a thread of its own: the test's runtime is busy running the test.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime
+            .block_on(caissa_store::scratch::postgres_url(&name))
+            .unwrap()
+            .expect("CAISSA_TEST_BACKEND=postgres needs CAISSA_TEST_POSTGRES")
+    })
+    .join()
+    .unwrap()
+}
+
+/// The URL of the database `temp_db(name)` made, without emptying it.
+fn existing_db(name: &str) -> String {
+    if on_postgres() {
+        caissa_store::scratch::postgres_database_url(&format!("server_{name}"))
+            .expect("CAISSA_TEST_BACKEND=postgres needs CAISSA_TEST_POSTGRES")
+    } else {
+        caissa_store::scratch::sqlite_existing_url(&format!("server-{name}"))
+    }
 }
 
 async fn user_with_token(db: &str, name: &str) -> String {

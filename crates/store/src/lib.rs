@@ -1,32 +1,37 @@
-//! Persistence: accounts, API tokens, games and each game's event log.
+//! Persistence: accounts, API tokens, games and each game's event log, ratings,
+//! tournaments — behind one interface with two backends, chosen by the URL:
+//! SQLite (`sqlite://<path>`, embedded, the default) and PostgreSQL
+//! (`postgres://...`, for several nodes). The server never knows which.
 //!
 //! A game is stored as its setup and an append-only list of events (JSON written by
 //! the arbiter); appending is a transaction, so an event is either durable or not
 //! there at all. The store knows nothing of chess: it keeps text.
 
-mod arbiters;
-mod backup;
-mod ratings;
-mod sessions;
-mod tournaments;
+mod backend;
+mod copy;
+mod model;
+mod postgres;
+pub mod rows;
+pub mod scratch;
+mod shared;
+mod sqlite;
 
-pub use backup::Backup;
-pub use ratings::StoredRating;
-pub use tournaments::StoredTournament;
+pub use copy::{Copied, TableCopy};
+pub use model::{
+    Append, Backup, ChatLine, GameFilter, StoredChallenge, StoredGame, StoredRating, StoredToken,
+    StoredTournament, User,
+};
 
-use std::str::FromStr;
+use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Acquire, Row, SqliteConnection, SqlitePool};
-use tokio::sync::oneshot;
+use backend::Backend;
 
 /// What went wrong in the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database URL is not `sqlite://<path>` (PostgreSQL comes later).
-    #[error("unsupported database URL {0:?}: expected sqlite://<path>")]
+    /// The database URL names no backend this store has.
+    #[error("unsupported database URL {0:?}: expected sqlite://<path> or postgres://[user[:password]@]host[:port]/database")]
     BadUrl(String),
     /// A name is taken.
     #[error("the name {0:?} is already taken")]
@@ -45,6 +50,14 @@ pub enum StoreError {
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Copying an installation found the copy different from the original.
+    #[error("copy of table {table}: {reason}")]
+    Copy {
+        /// The table.
+        table: &'static str,
+        /// How the copy differs.
+        reason: String,
+    },
     /// A backup could not be written.
     #[error("backup to {path}: {reason}")]
     Backup {
@@ -55,210 +68,53 @@ pub enum StoreError {
     },
 }
 
-/// An account.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct User {
-    /// Database id.
-    pub id: i64,
-    /// The name as chosen.
-    pub name: String,
-    /// The argon2id hash of the password, if the account has one.
-    pub password_hash: Option<String>,
-    /// Creation time, ms since the Unix epoch.
-    pub created_at: i64,
+/// The database: a backend chosen by the URL, cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    backend: Arc<dyn Backend>,
 }
 
-/// Which of a user's games to list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameFilter {
-    /// Finished games.
-    pub finished: bool,
-    /// Games being played.
-    pub ongoing: bool,
-    /// Only against this user.
-    pub vs: Option<i64>,
-    /// Only rated (`true`) or casual (`false`) games.
-    pub rated: Option<bool>,
-    /// Only as White (`true`) or as Black (`false`).
-    pub color_white: Option<bool>,
-    /// Only games created at or after this moment, ms.
-    pub since: Option<i64>,
-    /// Only games created at or before this moment, ms.
-    pub until: Option<i64>,
-    /// Oldest first instead of newest first.
-    pub oldest_first: bool,
-    /// At most this many.
-    pub limit: i64,
-}
-
-impl Default for GameFilter {
-    /// The finished games, newest first, a hundred at most.
-    fn default() -> GameFilter {
-        GameFilter {
-            finished: true,
-            ongoing: false,
-            vs: None,
-            rated: None,
-            color_white: None,
-            since: None,
-            until: None,
-            oldest_first: false,
-            limit: 100,
-        }
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Store({})", self.backend.kind())
     }
 }
 
-/// An API token, as stored: its hash, never the token itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredToken {
-    /// The SHA-256 of the token, hex.
-    pub hash: String,
-    /// Whose it is.
-    pub user_id: i64,
-    /// What it may be used for, separated by spaces.
-    pub scopes: String,
-    /// What its owner said it is for.
-    pub description: String,
-    /// When it was made, ms.
-    pub created_at: i64,
+/// The path of a SQLite URL (`sqlite://<path>` or `sqlite:<path>`, query
+/// string left out), or `None` for another kind of URL.
+pub fn sqlite_path(url: &str) -> Option<&str> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    Some(rest.split('?').next().unwrap_or(rest))
 }
 
-/// A challenge waiting for an answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredChallenge {
-    /// Its id (the game's, once accepted).
-    pub id: String,
-    /// Who challenges.
-    pub challenger_id: i64,
-    /// Who is challenged; `None` for an open challenge.
-    pub dest_id: Option<i64>,
-    /// Its terms, as the server wrote them.
-    pub terms: String,
-    /// When it was made, ms.
-    pub created_at: i64,
+/// Whether `url` names a PostgreSQL database.
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
-
-/// A line of a game's chat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatLine {
-    /// `player` (the two players' room) or `spectator`.
-    pub room: String,
-    /// Who wrote it.
-    pub username: String,
-    /// What was written.
-    pub text: String,
-    /// When, ms since the Unix epoch.
-    pub at: i64,
-}
-
-/// A stored game: setup and events, as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredGame {
-    /// The game's id.
-    pub id: String,
-    /// White's user id.
-    pub white_id: i64,
-    /// Black's user id.
-    pub black_id: i64,
-    /// The setup, as JSON.
-    pub setup: String,
-    /// Creation time, ms since the Unix epoch.
-    pub created_at: i64,
-    /// Whether the game has ended.
-    pub finished: bool,
-    /// The PGN result of a finished game.
-    pub result: Option<String>,
-    /// Whether the game counts for ratings.
-    pub rated: bool,
-    /// Where the game comes from: `friend`, `lobby`, `ai`, `arena:ID`, `swiss:ID`.
-    pub source: String,
-    /// The events in order, as JSON.
-    pub events: Vec<String>,
-}
-
-/// New events of one game, for [`Store::append_batch`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Append {
-    /// The game.
-    pub game_id: String,
-    /// Sequence number of the first event.
-    pub first_seq: u64,
-    /// The events, as JSON.
-    pub events: Vec<String>,
-    /// The PGN result if the game has just finished.
-    pub result: Option<String>,
-}
-
-/// The database.
-#[derive(Clone)]
-pub struct Store {
-    pool: SqlitePool,
-    /// One connection for appending to games' event logs. SQLite has one writer at
-    /// a time anyway; keeping the appends on one connection keeps its page cache
-    /// valid from one group commit to the next (a connection whose cache another
-    /// connection's write made stale must read the pages again).
-    appends: SqlitePool,
-    /// Stops the background checkpoints when the last clone is dropped.
-    _checkpoints: Arc<oneshot::Sender<()>>,
-}
-
-/// Each connection's page cache, KiB: the index pages of ten thousand live games'
-/// event logs stay in memory instead of being read again on every commit.
-const CACHE_KIB: u32 = 32 * 1024;
-
-/// How often the write-ahead log is copied back into the database file while
-/// something is being written, and while nothing is.
-const CHECKPOINT_BUSY: Duration = Duration::from_millis(25);
-const CHECKPOINT_IDLE: Duration = Duration::from_millis(500);
-/// The log's length, in pages, at which the appends' connection checkpoints.
-const CHECKPOINT_PAGES: u32 = 8192;
 
 impl Store {
-    /// Opens (creating if missing) the database at `url` (`sqlite://<path>`) and
-    /// applies the migrations.
+    /// Opens the database at `url` and applies the migrations: a SQLite file
+    /// (`sqlite://<path>`, created if missing) or a PostgreSQL database
+    /// (`postgres://...`, which must exist).
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .ok_or_else(|| StoreError::BadUrl(url.to_string()))?;
-        // FULL: a commit returns once its part of the log is on the disk (fsync),
-        // so an acknowledged move survives a power cut or a crash of the machine,
-        // not only of the server (NORMAL's promise). Group commit pays one fsync
-        // for many games: at 5,000 moves/s it adds about half a millisecond.
-        let options = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true)
-            .pragma("cache_size", format!("-{CACHE_KIB}"));
-        // A connection is a local file handle, not a socket: testing it before each
-        // use would only add a round trip to SQLite's worker thread.
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .test_before_acquire(false)
-            .connect_with(options.clone())
-            .await?;
-        sqlx::migrate!("../../migrations").run(&pool).await?;
-        // SQLite copies the write-ahead log back into the database (a checkpoint)
-        // inside the commit that makes the log long enough (a thousand pages by
-        // default), and every game waiting for the next group commit waits for it.
-        // So a task checkpoints often, beside the writer, and the appends'
-        // connection checkpoints itself only at a longer log, when little is left
-        // to copy: that last checkpoint lets the next write start the log afresh
-        // (a log checkpointed only beside a busy writer would grow forever).
-        let appends = SqlitePoolOptions::new()
-            .max_connections(1)
-            .test_before_acquire(false)
-            .connect_with(options.pragma("wal_autocheckpoint", CHECKPOINT_PAGES.to_string()))
-            .await?;
-        let (stop, stopped) = oneshot::channel();
-        tokio::spawn(checkpoints(pool.clone(), stopped));
-        Ok(Store {
-            pool,
-            appends,
-            _checkpoints: Arc::new(stop),
-        })
+        let backend: Arc<dyn Backend> = if let Some(path) = sqlite_path(url) {
+            if path.is_empty() {
+                return Err(StoreError::BadUrl(url.to_string()));
+            }
+            sqlite::SqliteStore::open(path).await?
+        } else if is_postgres(url) {
+            postgres::PgStore::open(url).await?
+        } else {
+            return Err(StoreError::BadUrl(url.to_string()));
+        };
+        Ok(Store { backend })
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn kind(&self) -> &'static str {
+        self.backend.kind()
     }
 
     /// Creates an account; names are unique regardless of case.
@@ -268,93 +124,27 @@ impl Store {
         password_hash: Option<&str>,
         now: i64,
     ) -> Result<User, StoreError> {
-        let result = sqlx::query(
-            "INSERT INTO users (name, name_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
-        )
-        .bind(name)
-        .bind(name.to_lowercase())
-        .bind(password_hash)
-        .bind(now)
-        .execute(&self.pool)
-        .await;
-        match result {
-            Ok(done) => Ok(User {
-                id: done.last_insert_rowid(),
-                name: name.to_string(),
-                password_hash: password_hash.map(str::to_string),
-                created_at: now,
-            }),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                Err(StoreError::NameTaken(name.to_string()))
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    fn user_from(row: &sqlx::sqlite::SqliteRow) -> Result<User, sqlx::Error> {
-        Ok(User {
-            id: row.try_get("id")?,
-            name: row.try_get("name")?,
-            password_hash: row.try_get("password_hash")?,
-            created_at: row.try_get("created_at")?,
-        })
+        self.backend.create_user(name, password_hash, now).await
     }
 
     /// The account with this name (any case).
     pub async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
-        let row =
-            sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE name_key = ?")
-                .bind(name.to_lowercase())
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.map(|r| Store::user_from(&r)).transpose()?)
+        self.backend.user_by_name(name).await
     }
 
     /// The account with this id.
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError> {
-        let row = sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| Store::user_from(&r)).transpose()?)
+        self.backend.user_by_id(id).await
     }
 
     /// Records an API token (by its hash) for a user.
     pub async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO tokens (token_hash, user_id, scopes, description, created_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(&token.hash)
-        .bind(token.user_id)
-        .bind(&token.scopes)
-        .bind(&token.description)
-        .bind(token.created_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.backend.create_token(token).await
     }
 
     /// A user's tokens, newest first.
     pub async fn tokens_of(&self, user_id: i64) -> Result<Vec<StoredToken>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT token_hash, user_id, scopes, description, created_at FROM tokens \
-             WHERE user_id = ? ORDER BY created_at DESC, rowid DESC",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(StoredToken {
-                    hash: r.try_get("token_hash")?,
-                    user_id: r.try_get("user_id")?,
-                    scopes: r.try_get("scopes")?,
-                    description: r.try_get("description")?,
-                    created_at: r.try_get("created_at")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        self.backend.tokens_of(user_id).await
     }
 
     /// The user and scopes of a token, by the token's hash.
@@ -362,49 +152,70 @@ impl Store {
         &self,
         token_hash: &str,
     ) -> Result<Option<(User, String)>, StoreError> {
-        let row = sqlx::query(
-            "SELECT u.id, u.name, u.password_hash, u.created_at, t.scopes FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?",
-        )
-        .bind(token_hash)
-        .fetch_optional(&self.pool)
-        .await?;
-        match row {
-            None => Ok(None),
-            Some(r) => Ok(Some((Store::user_from(&r)?, r.try_get("scopes")?))),
-        }
+        self.backend.user_by_token(token_hash).await
     }
 
     /// Revokes one of a user's tokens, by its hash; whether the user had it.
     pub async fn delete_token(&self, user_id: i64, token_hash: &str) -> Result<bool, StoreError> {
-        let done = sqlx::query("DELETE FROM tokens WHERE token_hash = ? AND user_id = ?")
-            .bind(token_hash)
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() > 0)
+        self.backend.delete_token(user_id, token_hash).await
+    }
+
+    /// Records a browser session (by the cookie's hash) with its CSRF token.
+    pub async fn create_session(
+        &self,
+        session_hash: &str,
+        user_id: i64,
+        csrf: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.backend
+            .create_session(session_hash, user_id, csrf, now)
+            .await
+    }
+
+    /// The user and CSRF token of a session started at `created_after` or later
+    /// (an older one has expired).
+    pub async fn session(
+        &self,
+        session_hash: &str,
+        created_after: i64,
+    ) -> Result<Option<(User, String)>, StoreError> {
+        self.backend.session(session_hash, created_after).await
+    }
+
+    /// Forgets the sessions started before `before` (expired); how many.
+    pub async fn delete_sessions_before(&self, before: i64) -> Result<u64, StoreError> {
+        self.backend.delete_sessions_before(before).await
+    }
+
+    /// Ends a session.
+    pub async fn delete_session(&self, session_hash: &str) -> Result<(), StoreError> {
+        self.backend.delete_session(session_hash).await
+    }
+
+    /// Grants `right` (e.g. `arbiter`) to a user; false if the user had it already.
+    pub async fn grant_right(
+        &self,
+        user_id: i64,
+        right: &str,
+        at: i64,
+    ) -> Result<bool, StoreError> {
+        self.backend.grant_right(user_id, right, at).await
+    }
+
+    /// Takes `right` back; false if the user did not have it.
+    pub async fn revoke_right(&self, user_id: i64, right: &str) -> Result<bool, StoreError> {
+        self.backend.revoke_right(user_id, right).await
+    }
+
+    /// Whether a user holds `right`.
+    pub async fn has_right(&self, user_id: i64, right: &str) -> Result<bool, StoreError> {
+        self.backend.has_right(user_id, right).await
     }
 
     /// Creates a game with its first events, in one transaction.
     pub async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (id, white_id, black_id, setup, created_at, finished, result, rated, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .bind(&game.id)
-            .bind(game.white_id)
-            .bind(game.black_id)
-            .bind(&game.setup)
-            .bind(game.created_at)
-            .bind(game.finished)
-            .bind(&game.result)
-            .bind(game.rated)
-            .bind(&game.source)
-            .execute(&mut *tx)
-            .await?;
-        let rows: Vec<(&str, i64, &str)> = (game.events.iter().enumerate())
-            .map(|(seq, event)| (game.id.as_str(), seq as i64, event.as_str()))
-            .collect();
-        insert_events(&mut tx, &rows).await?;
-        tx.commit().await?;
-        Ok(())
+        self.backend.create_game(game).await
     }
 
     /// Appends events starting at sequence number `first_seq`, and marks the game
@@ -426,191 +237,20 @@ impl Store {
     }
 
     /// Appends the events of several games in one transaction (group commit): all
-    /// are durable when this returns, or none is written. The events go in with
-    /// multi-row inserts, so a batch costs a few statements, not one per event —
-    /// and a batch that is one insert and finishes no game is that one statement,
-    /// which SQLite makes a transaction of its own.
+    /// are durable when this returns, or none is written. An event whose
+    /// sequence number is taken is a [`StoreError::Conflict`].
     pub async fn append_batch(&self, batch: &[Append]) -> Result<(), StoreError> {
-        let rows: Vec<(&str, i64, &str)> = batch
-            .iter()
-            .flat_map(|a| {
-                a.events.iter().enumerate().map(move |(i, event)| {
-                    (
-                        a.game_id.as_str(),
-                        (a.first_seq + i as u64) as i64,
-                        event.as_str(),
-                    )
-                })
-            })
-            .collect();
-        let mut conn = self.appends.acquire().await?;
-        if rows.len() <= ROWS_PER_INSERT && batch.iter().all(|a| a.result.is_none()) {
-            return insert_events(&mut conn, &rows).await;
-        }
-        let mut tx = conn.begin().await?;
-        insert_events(&mut tx, &rows).await?;
-        for append in batch {
-            if let Some(result) = &append.result {
-                sqlx::query("UPDATE games SET finished = 1, result = ? WHERE id = ?")
-                    .bind(result)
-                    .bind(&append.game_id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        tx.commit().await?;
-        Ok(())
+        self.backend.append_batch(batch).await
     }
 
     /// A game with all its events.
     pub async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let row = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result, rated, source FROM games WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        match row {
-            None => Ok(None),
-            Some(row) => Ok(Some(self.with_events(&row).await?)),
-        }
+        self.backend.game(id).await
     }
 
-    async fn with_events(&self, row: &sqlx::sqlite::SqliteRow) -> Result<StoredGame, StoreError> {
-        let id: String = row.try_get("id")?;
-        let events = sqlx::query("SELECT event FROM game_events WHERE game_id = ? ORDER BY seq")
-            .bind(&id)
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(|r| r.try_get::<String, _>("event"))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(StoredGame {
-            id,
-            white_id: row.try_get("white_id")?,
-            black_id: row.try_get("black_id")?,
-            setup: row.try_get("setup")?,
-            created_at: row.try_get("created_at")?,
-            finished: row.try_get::<i64, _>("finished")? != 0,
-            result: row.try_get("result")?,
-            rated: row.try_get::<i64, _>("rated")? != 0,
-            source: row.try_get("source")?,
-            events,
-        })
-    }
-
-    /// Games not yet finished (to resume after a restart).
+    /// Games not yet finished (to resume after a restart), oldest first.
     pub async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
-        let rows = sqlx::query("SELECT id, white_id, black_id, setup, created_at, finished, result, rated, source FROM games WHERE finished = 0 ORDER BY created_at")
-            .fetch_all(&self.pool)
-            .await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in &rows {
-            out.push(self.with_events(row).await?);
-        }
-        Ok(out)
-    }
-
-    /// Keeps a challenge until it is answered.
-    pub async fn save_challenge(&self, c: &StoredChallenge) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO challenges (id, challenger_id, dest_id, terms, created_at) VALUES (?, ?, ?, ?, ?)")
-            .bind(&c.id)
-            .bind(c.challenger_id)
-            .bind(c.dest_id)
-            .bind(&c.terms)
-            .bind(c.created_at)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// Forgets an answered (or withdrawn) challenge.
-    pub async fn delete_challenge(&self, id: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM challenges WHERE id = ?")
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// Every challenge waiting for an answer, oldest first.
-    pub async fn challenges(&self) -> Result<Vec<StoredChallenge>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, challenger_id, dest_id, terms, created_at FROM challenges ORDER BY created_at",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(StoredChallenge {
-                    id: r.try_get("id")?,
-                    challenger_id: r.try_get("challenger_id")?,
-                    dest_id: r.try_get("dest_id")?,
-                    terms: r.try_get("terms")?,
-                    created_at: r.try_get("created_at")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
-    }
-
-    /// Keeps a line of `game_id`'s chat.
-    pub async fn add_chat_line(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO chat_lines (game_id, room, username, text, at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(game_id)
-        .bind(&line.room)
-        .bind(&line.username)
-        .bind(&line.text)
-        .bind(line.at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// The last `limit` lines of a room of `game_id`'s chat, oldest first.
-    pub async fn chat_lines(
-        &self,
-        game_id: &str,
-        room: &str,
-        limit: i64,
-    ) -> Result<Vec<ChatLine>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT room, username, text, at FROM (SELECT * FROM chat_lines \
-             WHERE game_id = ? AND room = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-        )
-        .bind(game_id)
-        .bind(room)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ChatLine {
-                    room: r.try_get("room")?,
-                    username: r.try_get("username")?,
-                    text: r.try_get("text")?,
-                    at: r.try_get("at")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
-    }
-
-    /// Records that the server is running at `at` (ms since the epoch).
-    pub async fn beat(&self, at: i64) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at")
-            .bind(at)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// When the server was last recorded running, if ever.
-    pub async fn last_beat(&self) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT at FROM heartbeat WHERE id = 1")
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("at")).transpose()?)
+        self.backend.live_games().await
     }
 
     /// The ids of a user's games that pass `filter`, newest first unless it
@@ -620,121 +260,178 @@ impl Store {
         user_id: i64,
         filter: &GameFilter,
     ) -> Result<Vec<String>, StoreError> {
-        let mut query = sqlx::QueryBuilder::new("SELECT id FROM games WHERE ");
-        match filter.color_white {
-            None => query
-                .push("(white_id = ")
-                .push_bind(user_id)
-                .push(" OR black_id = ")
-                .push_bind(user_id)
-                .push(")"),
-            Some(true) => query.push("white_id = ").push_bind(user_id),
-            Some(false) => query.push("black_id = ").push_bind(user_id),
-        };
-        query
-            .push(" AND ((finished = 1 AND ")
-            .push_bind(filter.finished)
-            .push(") OR (finished = 0 AND ")
-            .push_bind(filter.ongoing)
-            .push("))");
-        if let Some(vs) = filter.vs {
-            query
-                .push(" AND (white_id = ")
-                .push_bind(vs)
-                .push(" OR black_id = ")
-                .push_bind(vs)
-                .push(")");
-        }
-        if let Some(rated) = filter.rated {
-            query.push(" AND rated = ").push_bind(rated);
-        }
-        if let Some(since) = filter.since {
-            query.push(" AND created_at >= ").push_bind(since);
-        }
-        if let Some(until) = filter.until {
-            query.push(" AND created_at <= ").push_bind(until);
-        }
-        query.push(if filter.oldest_first {
-            " ORDER BY created_at ASC"
-        } else {
-            " ORDER BY created_at DESC"
-        });
-        query.push(" LIMIT ").push_bind(filter.limit);
-        let rows = query.build().fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|r| r.try_get("id").map_err(StoreError::from))
-            .collect()
+        self.backend.game_ids_of_user(user_id, filter).await
+    }
+
+    /// Keeps a challenge until it is answered.
+    pub async fn save_challenge(&self, c: &StoredChallenge) -> Result<(), StoreError> {
+        self.backend.save_challenge(c).await
+    }
+
+    /// Forgets an answered (or withdrawn) challenge.
+    pub async fn delete_challenge(&self, id: &str) -> Result<(), StoreError> {
+        self.backend.delete_challenge(id).await
+    }
+
+    /// Every challenge waiting for an answer, oldest first.
+    pub async fn challenges(&self) -> Result<Vec<StoredChallenge>, StoreError> {
+        self.backend.challenges().await
+    }
+
+    /// Keeps a line of `game_id`'s chat.
+    pub async fn add_chat_line(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError> {
+        self.backend.add_chat_line(game_id, line).await
+    }
+
+    /// The last `limit` lines of a room of `game_id`'s chat, oldest first.
+    pub async fn chat_lines(
+        &self,
+        game_id: &str,
+        room: &str,
+        limit: i64,
+    ) -> Result<Vec<ChatLine>, StoreError> {
+        self.backend.chat_lines(game_id, room, limit).await
+    }
+
+    /// Names the arbiters of a game (adding to any named before).
+    pub async fn add_game_arbiters(
+        &self,
+        game_id: &str,
+        user_ids: &[i64],
+    ) -> Result<(), StoreError> {
+        self.backend.add_game_arbiters(game_id, user_ids).await
+    }
+
+    /// The users named arbiters of a game.
+    pub async fn game_arbiters(&self, game_id: &str) -> Result<Vec<i64>, StoreError> {
+        self.backend.game_arbiters(game_id).await
+    }
+
+    /// The games a user was named arbiter of, newest first: every unfinished one
+    /// and the last `finished` finished ones, as (id, whether finished).
+    pub async fn arbitrated_games(
+        &self,
+        user_id: i64,
+        finished: u32,
+    ) -> Result<Vec<(String, bool)>, StoreError> {
+        self.backend.arbitrated_games(user_id, finished).await
+    }
+
+    /// Records that the server is running at `at` (ms since the epoch).
+    pub async fn beat(&self, at: i64) -> Result<(), StoreError> {
+        self.backend.beat(at).await
+    }
+
+    /// When the server was last recorded running, if ever.
+    pub async fn last_beat(&self) -> Result<Option<i64>, StoreError> {
+        self.backend.last_beat().await
+    }
+
+    /// A user's rating for a speed, if they have played it.
+    pub async fn rating(
+        &self,
+        user_id: i64,
+        perf: &str,
+    ) -> Result<Option<StoredRating>, StoreError> {
+        self.backend.rating(user_id, perf).await
+    }
+
+    /// All of a user's ratings, by speed.
+    pub async fn ratings(&self, user_id: i64) -> Result<Vec<(String, StoredRating)>, StoreError> {
+        self.backend.ratings(user_id).await
+    }
+
+    /// A user's ladder points and games.
+    pub async fn ladder(&self, user_id: i64) -> Result<(i64, i64), StoreError> {
+        self.backend.ladder(user_id).await
+    }
+
+    /// Records the rating changes of one finished game for both players in one
+    /// transaction: `(user, perf, new rating, ladder points delta)`.
+    pub async fn record_ratings(
+        &self,
+        game_id: &str,
+        now: i64,
+        updates: &[(i64, String, StoredRating, i64)],
+    ) -> Result<(), StoreError> {
+        self.backend.record_ratings(game_id, now, updates).await
+    }
+
+    /// A user's rating history for a speed: `(ms, rating)`, oldest first.
+    pub async fn rating_history(
+        &self,
+        user_id: i64,
+        perf: &str,
+    ) -> Result<Vec<(i64, f64)>, StoreError> {
+        self.backend.rating_history(user_id, perf).await
+    }
+
+    /// Stores a tournament, replacing what was stored of it.
+    pub async fn save_tournament(&self, t: &StoredTournament) -> Result<(), StoreError> {
+        self.backend.save_tournament(t).await
+    }
+
+    /// The tournament with this id.
+    pub async fn tournament(&self, id: &str) -> Result<Option<StoredTournament>, StoreError> {
+        self.backend.tournament(id).await
+    }
+
+    /// Tournaments with this status, the next to start first (finished ones: the
+    /// latest first), at most `limit`.
+    pub async fn tournaments(
+        &self,
+        status: &str,
+        limit: i64,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        self.backend.tournaments(status, limit).await
+    }
+
+    /// Takes the installation for this process alone while the store lives
+    /// (PostgreSQL: an advisory lock on a connection of its own, gone with the
+    /// process; SQLite files are locked beside the file by the server). False if
+    /// another process holds it.
+    pub async fn claim_exclusive(&self) -> Result<bool, StoreError> {
+        self.backend.claim_exclusive().await
+    }
+
+    /// Writes a consistent copy of a SQLite database to `target`, which must not
+    /// exist yet, while the server goes on reading and writing. (PostgreSQL is
+    /// backed up with `pg_dump`: this says so.)
+    pub async fn backup_to(&self, target: &Path) -> Result<Backup, StoreError> {
+        self.backend.backup_to(target).await
+    }
+
+    /// Copies every row of this installation into `target` (an empty database,
+    /// or one holding an earlier copy: rows already there are kept, so a second
+    /// run copies nothing), then checks that each table holds the same rows on
+    /// both sides. `progress` hears of each table as it is done.
+    pub async fn copy_to(
+        &self,
+        target: &Store,
+        progress: impl FnMut(&TableCopy),
+    ) -> Result<Copied, StoreError> {
+        copy::copy(self.backend.as_ref(), target.backend.as_ref(), progress).await
     }
 }
 
-/// Checkpoints the write-ahead log until `stop` is dropped: every
-/// [`CHECKPOINT_BUSY`] while the log has pages not yet copied, else every
-/// [`CHECKPOINT_IDLE`]. Passive: it copies what no reader still needs and never
-/// blocks the writer; what is left is copied next time.
-async fn checkpoints(pool: SqlitePool, mut stop: oneshot::Receiver<()>) {
-    let mut wait = CHECKPOINT_IDLE;
-    loop {
-        tokio::select! {
-            _ = &mut stop => break,
-            () = tokio::time::sleep(wait) => {}
-        }
-        // (busy, pages in the log, pages copied); a failure is retried later.
-        let done = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)")
-            .fetch_one(&pool)
-            .await;
-        wait = match done {
-            Ok((_, log, copied)) if copied < log => CHECKPOINT_BUSY,
-            _ => CHECKPOINT_IDLE,
-        };
-    }
+/// The rows of a batch of appends: (game, sequence number, event).
+pub(crate) fn event_rows(batch: &[Append]) -> Vec<(&str, i64, &str)> {
+    batch
+        .iter()
+        .flat_map(|a| {
+            a.events.iter().enumerate().map(move |(i, event)| {
+                (
+                    a.game_id.as_str(),
+                    (a.first_seq + i as u64) as i64,
+                    event.as_str(),
+                )
+            })
+        })
+        .collect()
 }
 
-/// Rows in one multi-row insert: three parameters each, far below SQLite's limit.
-const ROWS_PER_INSERT: usize = 1_000;
-
-/// Inserts events, given as (game, sequence number, event), a thousand to a
-/// statement; a number already taken is a [`StoreError::Conflict`].
-async fn insert_events(
-    conn: &mut SqliteConnection,
-    rows: &[(&str, i64, &str)],
-) -> Result<(), StoreError> {
-    for chunk in rows.chunks(ROWS_PER_INSERT) {
-        let mut insert = sqlx::QueryBuilder::new("INSERT INTO game_events (game_id, seq, event) ");
-        insert.push_values(chunk, |mut row, (game, seq, event)| {
-            row.push_bind(*game).push_bind(*seq).push_bind(*event);
-        });
-        match insert.build().execute(&mut *conn).await {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(conflict_in(conn, chunk).await);
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
-}
-
-/// The conflict that made inserting `rows` fail: the first row already stored.
-async fn conflict_in(conn: &mut SqliteConnection, rows: &[(&str, i64, &str)]) -> StoreError {
-    for &(game, seq, _) in rows {
-        let found = sqlx::query("SELECT 1 FROM game_events WHERE game_id = ? AND seq = ?")
-            .bind(game)
-            .bind(seq)
-            .fetch_optional(&mut *conn)
-            .await;
-        match found {
-            Ok(Some(_)) => {
-                return StoreError::Conflict {
-                    game: game.to_string(),
-                    seq: seq as u64,
-                }
-            }
-            Ok(None) => {}
-            Err(e) => return e.into(),
-        }
-    }
-    // Two rows of the batch itself had the same game and number.
-    let (game, seq, _) = rows[0];
+/// The error for an event whose number is taken.
+pub(crate) fn conflict(game: &str, seq: i64) -> StoreError {
     StoreError::Conflict {
         game: game.to_string(),
         seq: seq as u64,

@@ -1,17 +1,51 @@
-//! The store's tests, on real SQLite files.
+//! The store's conformance suite: each test runs on a real SQLite file and on a
+//! real PostgreSQL database (see [`crate::scratch`]), and must pass on both.
+//! The SQLite-only parts (its write-ahead log, online backup) follow.
 
 use super::*;
 
-fn temp_db(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("caissa-store-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    format!("sqlite://{}", dir.join("test.db").display())
+/// Runs each named test (an `async fn(url: String)`) once per backend, as
+/// `sqlite::NAME` and `postgres::NAME`.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$name(crate::scratch::sqlite_url(stringify!($name))).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    if let Some(url) = crate::scratch::postgres_url(stringify!($name)).await.unwrap() {
+                        super::$name(url).await;
+                    }
+                }
+            )*
+        }
+    };
 }
 
-#[tokio::test]
-async fn events_are_appended_once_and_survive_reopening() {
-    let url = temp_db("events");
+on_both_backends!(
+    events_are_appended_once_and_survive_reopening,
+    chat_lines_survive_reopening_room_by_room_newest_kept,
+    a_group_commit_is_all_or_nothing_and_names_the_event_taken,
+    a_challenge_waits_across_reopening_until_it_is_answered,
+    the_last_heartbeat_survives_reopening,
+    ratings_ladder_and_history_are_recorded_together,
+    sessions_expire_and_rights_are_granted_once,
+    arbiters_see_their_unfinished_games_and_the_last_finished,
+    tournaments_are_replaced_whole_and_listed_by_status,
+);
+
+fn temp_db(name: &str) -> String {
+    crate::scratch::sqlite_url(name)
+}
+
+async fn events_are_appended_once_and_survive_reopening(url: String) {
     let store = Store::open(&url).await.unwrap();
     let a = store.create_user("Anna", None, 1).await.unwrap();
     let b = store.create_user("Boris", Some("hash"), 2).await.unwrap();
@@ -122,9 +156,7 @@ async fn events_are_appended_once_and_survive_reopening() {
     assert!(!store.delete_token(a.id, "h").await.unwrap());
 }
 
-#[tokio::test]
-async fn chat_lines_survive_reopening_room_by_room_newest_kept() {
-    let url = temp_db("chat");
+async fn chat_lines_survive_reopening_room_by_room_newest_kept(url: String) {
     let store = Store::open(&url).await.unwrap();
     let a = store.create_user("Anna", None, 1).await.unwrap();
     let b = store.create_user("Boris", None, 1).await.unwrap();
@@ -179,9 +211,8 @@ async fn chat_lines_survive_reopening_room_by_room_newest_kept() {
         .is_empty());
 }
 
-#[tokio::test]
-async fn a_group_commit_is_all_or_nothing_and_names_the_event_taken() {
-    let store = Store::open(&temp_db("batch")).await.unwrap();
+async fn a_group_commit_is_all_or_nothing_and_names_the_event_taken(url: String) {
+    let store = Store::open(&url).await.unwrap();
     let a = store.create_user("Anna", None, 1).await.unwrap();
     let b = store.create_user("Boris", None, 1).await.unwrap();
     for id in ["g1", "g2"] {
@@ -249,9 +280,7 @@ async fn a_group_commit_is_all_or_nothing_and_names_the_event_taken() {
     assert_eq!(store.game("g1").await.unwrap().unwrap().events.len(), 1_504);
 }
 
-#[tokio::test]
-async fn a_challenge_waits_across_reopening_until_it_is_answered() {
-    let url = temp_db("challenges");
+async fn a_challenge_waits_across_reopening_until_it_is_answered(url: String) {
     let store = Store::open(&url).await.unwrap();
     let a = store.create_user("Anna", None, 1).await.unwrap();
     let b = store.create_user("Boris", None, 1).await.unwrap();
@@ -281,9 +310,7 @@ async fn a_challenge_waits_across_reopening_until_it_is_answered() {
     assert_eq!(store.challenges().await.unwrap(), [open]);
 }
 
-#[tokio::test]
-async fn the_last_heartbeat_survives_reopening() {
-    let url = temp_db("beat");
+async fn the_last_heartbeat_survives_reopening(url: String) {
     let store = Store::open(&url).await.unwrap();
     assert_eq!(store.last_beat().await.unwrap(), None);
     store.beat(1_000).await.unwrap();
@@ -336,7 +363,7 @@ async fn a_busy_event_log_keeps_the_write_ahead_log_bounded() {
     let path = url.strip_prefix("sqlite://").unwrap();
     let wal = std::fs::metadata(format!("{path}-wal")).unwrap().len();
     // A log copied back only beside the writer would never start afresh.
-    let bound = 2 * u64::from(CHECKPOINT_PAGES) * 4096;
+    let bound = 2 * u64::from(crate::sqlite::CHECKPOINT_PAGES) * 4096;
     assert!(wal < bound, "write-ahead log of {wal} bytes, over {bound}");
     let last = store
         .game(&format!("g{}", games - 1))
@@ -413,4 +440,326 @@ async fn an_online_backup_is_consistent_while_moves_are_being_written() {
     let taken = dir.join("backup-0.db");
     let e = store.backup_to(&taken).await.unwrap_err();
     assert!(e.to_string().contains("already exists"), "{e}");
+}
+
+/// Two players and a game between them, created in `store`.
+async fn two_players_and_a_game(store: &Store, id: &str, created_at: i64) -> (User, User) {
+    let a = match store.user_by_name("Anna").await.unwrap() {
+        Some(a) => a,
+        None => store.create_user("Anna", Some("hash-a"), 1).await.unwrap(),
+    };
+    let b = match store.user_by_name("Boris").await.unwrap() {
+        Some(b) => b,
+        None => store.create_user("Boris", None, 2).await.unwrap(),
+    };
+    let game = StoredGame {
+        id: id.into(),
+        white_id: a.id,
+        black_id: b.id,
+        setup: "{\"clock\":\"3+2\"}".into(),
+        created_at,
+        finished: false,
+        result: None,
+        rated: true,
+        source: "lobby".into(),
+        events: vec!["created".into(), "e4".into()],
+    };
+    store.create_game(&game).await.unwrap();
+    (a, b)
+}
+
+async fn ratings_ladder_and_history_are_recorded_together(url: String) {
+    let store = Store::open(&url).await.unwrap();
+    let (a, b) = two_players_and_a_game(&store, "g1", 10).await;
+    assert_eq!(store.rating(a.id, "blitz").await.unwrap(), None);
+    assert_eq!(store.ladder(a.id).await.unwrap(), (0, 0));
+    let rating = |r: f64, games| StoredRating {
+        rating: r,
+        deviation: 180.25,
+        volatility: 0.059_999,
+        games,
+        last_played: 20,
+    };
+    for (game, at, (ra, rb)) in [("g1", 20, (1512.5, 1487.5)), ("g2", 30, (1530.0, 1470.0))] {
+        let updates = [
+            (a.id, "blitz".to_string(), rating(ra, 1), 3),
+            (b.id, "blitz".to_string(), rating(rb, 1), -1),
+        ];
+        store.record_ratings(game, at, &updates).await.unwrap();
+    }
+    assert_eq!(
+        store.rating(a.id, "blitz").await.unwrap(),
+        Some(rating(1530.0, 1))
+    );
+    assert_eq!(
+        store.ratings(b.id).await.unwrap(),
+        [("blitz".to_string(), rating(1470.0, 1))]
+    );
+    assert_eq!(store.ladder(a.id).await.unwrap(), (6, 2));
+    assert_eq!(store.ladder(b.id).await.unwrap(), (-2, 2));
+    assert_eq!(
+        store.rating_history(a.id, "blitz").await.unwrap(),
+        [(20, 1512.5), (30, 1530.0)]
+    );
+    assert!(store
+        .rating_history(a.id, "bullet")
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+async fn sessions_expire_and_rights_are_granted_once(url: String) {
+    let store = Store::open(&url).await.unwrap();
+    let a = store.create_user("Anna", Some("hash"), 1).await.unwrap();
+    store
+        .create_session("old", a.id, "csrf-1", 100)
+        .await
+        .unwrap();
+    store
+        .create_session("new", a.id, "csrf-2", 200)
+        .await
+        .unwrap();
+    let (user, csrf) = store.session("new", 150).await.unwrap().unwrap();
+    assert_eq!((user, csrf.as_str()), (a.clone(), "csrf-2"));
+    assert_eq!(store.session("old", 150).await.unwrap(), None);
+    assert_eq!(store.delete_sessions_before(150).await.unwrap(), 1);
+    assert_eq!(store.delete_sessions_before(150).await.unwrap(), 0);
+    store.delete_session("new").await.unwrap();
+    assert_eq!(store.session("new", 0).await.unwrap(), None);
+    assert!(store.grant_right(a.id, "arbiter", 5).await.unwrap());
+    assert!(!store.grant_right(a.id, "arbiter", 6).await.unwrap());
+    assert!(store.has_right(a.id, "arbiter").await.unwrap());
+    assert!(!store.has_right(a.id, "admin").await.unwrap());
+    assert!(store.revoke_right(a.id, "arbiter").await.unwrap());
+    assert!(!store.revoke_right(a.id, "arbiter").await.unwrap());
+    // Tokens made in the same millisecond: the later one first.
+    for hash in ["t1", "t2"] {
+        let token = StoredToken {
+            hash: hash.into(),
+            user_id: a.id,
+            scopes: "board:play".into(),
+            description: String::new(),
+            created_at: 7,
+        };
+        store.create_token(&token).await.unwrap();
+    }
+    let order: Vec<String> = (store.tokens_of(a.id).await.unwrap())
+        .into_iter()
+        .map(|t| t.hash)
+        .collect();
+    assert_eq!(order, ["t2", "t1"]);
+}
+
+async fn arbiters_see_their_unfinished_games_and_the_last_finished(url: String) {
+    let store = Store::open(&url).await.unwrap();
+    let arbiter = store.create_user("Arbiter", Some("h"), 1).await.unwrap();
+    for (i, id) in ["g1", "g2", "g3", "g4"].iter().enumerate() {
+        two_players_and_a_game(&store, id, 10 + i as i64).await;
+        store
+            .add_game_arbiters(id, &[arbiter.id, arbiter.id])
+            .await
+            .unwrap();
+    }
+    for id in ["g1", "g2", "g3"] {
+        store.append_events(id, 2, &[], Some("1-0")).await.unwrap();
+    }
+    assert_eq!(store.game_arbiters("g1").await.unwrap(), [arbiter.id]);
+    assert_eq!(
+        store.arbitrated_games(arbiter.id, 2).await.unwrap(),
+        [
+            ("g4".to_string(), false),
+            ("g3".to_string(), true),
+            ("g2".to_string(), true)
+        ]
+    );
+}
+
+async fn tournaments_are_replaced_whole_and_listed_by_status(url: String) {
+    let store = Store::open(&url).await.unwrap();
+    let a = store.create_user("Organiser", None, 1).await.unwrap();
+    let tournament = |id: &str, status: &str, starts_at| StoredTournament {
+        id: id.into(),
+        status: status.into(),
+        created_by: a.id,
+        created_at: 1,
+        starts_at,
+        data: format!("{{\"id\":\"{id}\",\"status\":\"{status}\"}}"),
+    };
+    store
+        .save_tournament(&tournament("t1", "created", 300))
+        .await
+        .unwrap();
+    store
+        .save_tournament(&tournament("t2", "created", 200))
+        .await
+        .unwrap();
+    store
+        .save_tournament(&tournament("t3", "finished", 100))
+        .await
+        .unwrap();
+    store
+        .save_tournament(&tournament("t4", "finished", 150))
+        .await
+        .unwrap();
+    store
+        .save_tournament(&tournament("t1", "started", 300))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.tournament("t1").await.unwrap(),
+        Some(tournament("t1", "started", 300))
+    );
+    let ids = |list: Vec<StoredTournament>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.tournaments("created", 10).await.unwrap()), ["t2"]);
+    assert_eq!(
+        ids(store.tournaments("finished", 10).await.unwrap()),
+        ["t4", "t3"]
+    );
+    assert_eq!(ids(store.tournaments("finished", 1).await.unwrap()), ["t4"]);
+    assert_eq!(store.tournament("t9").await.unwrap(), None);
+}
+
+/// An installation with something in every table.
+async fn a_used_installation(store: &Store) {
+    let (a, b) = two_players_and_a_game(store, "g1", 10).await;
+    two_players_and_a_game(store, "g2", 11).await;
+    store
+        .append_events("g1", 2, &["e5".into(), "Nf3".into()], Some("1/2-1/2"))
+        .await
+        .unwrap();
+    let token = StoredToken {
+        hash: "tok".into(),
+        user_id: a.id,
+        scopes: "board:play challenge:read".into(),
+        description: "my bot's \"token\"\nwith a newline".into(),
+        created_at: 3,
+    };
+    store.create_token(&token).await.unwrap();
+    store.create_session("s1", b.id, "csrf", 4).await.unwrap();
+    store.grant_right(a.id, "arbiter", 5).await.unwrap();
+    store.add_game_arbiters("g2", &[a.id]).await.unwrap();
+    let challenge = StoredChallenge {
+        id: "c1".into(),
+        challenger_id: b.id,
+        dest_id: None,
+        terms: "{}".into(),
+        created_at: 6,
+    };
+    store.save_challenge(&challenge).await.unwrap();
+    let line = ChatLine {
+        room: "spectator".into(),
+        username: "Boris".into(),
+        text: "gg 好棋".into(),
+        at: 7,
+    };
+    store.add_chat_line("g1", &line).await.unwrap();
+    let rating = StoredRating {
+        rating: 1500.0 + 1.0 / 3.0,
+        deviation: 350.0,
+        volatility: 0.06,
+        games: 1,
+        last_played: 8,
+    };
+    let updates = [(a.id, "blitz".to_string(), rating, 1)];
+    store.record_ratings("g1", 8, &updates).await.unwrap();
+    let tournament = StoredTournament {
+        id: "t1".into(),
+        status: "finished".into(),
+        created_by: a.id,
+        created_at: 9,
+        starts_at: 9,
+        data: "{}".into(),
+    };
+    store.save_tournament(&tournament).await.unwrap();
+    store.beat(12).await.unwrap();
+}
+
+/// Everything a reader sees of `store` (made by [`a_used_installation`]).
+async fn what_it_holds(store: &Store) -> String {
+    let a = store.user_by_name("Anna").await.unwrap().unwrap();
+    let b = store.user_by_name("Boris").await.unwrap().unwrap();
+    format!(
+        "{a:?} {b:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        store.game("g1").await.unwrap(),
+        store.game("g2").await.unwrap(),
+        store.tokens_of(a.id).await.unwrap(),
+        store.session("s1", 0).await.unwrap(),
+        store.has_right(a.id, "arbiter").await.unwrap(),
+        store.arbitrated_games(a.id, 10).await.unwrap(),
+        store.challenges().await.unwrap(),
+        store.chat_lines("g1", "spectator", 10).await.unwrap(),
+        store.ratings(a.id).await.unwrap(),
+        store.ladder(a.id).await.unwrap(),
+        store.rating_history(a.id, "blitz").await.unwrap(),
+        store.tournament("t1").await.unwrap(),
+        store.last_beat().await.unwrap(),
+        store.live_games().await.unwrap().len(),
+    )
+}
+
+/// Copies an installation from one backend to the other and back, and checks
+/// what a reader sees, that a second copy writes nothing, and that ids go on
+/// after the copied ones.
+async fn an_installation_copies_whole_and_a_second_copy_is_a_no_op(from_url: &str, to_url: &str) {
+    let from = Store::open(from_url).await.unwrap();
+    a_used_installation(&from).await;
+    let to = Store::open(to_url).await.unwrap();
+    let mut heard = Vec::new();
+    let copied = from.copy_to(&to, |t| heard.push(t.table)).await.unwrap();
+    assert_eq!(heard.len(), rows::Table::ALL.len());
+    let events = copied
+        .tables
+        .iter()
+        .find(|t| t.table == "game_events")
+        .unwrap();
+    assert_eq!((events.rows, events.new), (6, 6));
+    assert_eq!(what_it_holds(&to).await, what_it_holds(&from).await);
+    let again = from.copy_to(&to, |_| {}).await.unwrap();
+    assert_eq!(again.new_rows(), 0);
+    for (first, second) in copied.tables.iter().zip(&again.tables) {
+        assert_eq!((first.rows, first.checksum), (second.rows, second.checksum));
+    }
+    // The next account gets an id after the copied ones.
+    let c = to.create_user("Carl", None, 20).await.unwrap();
+    let b = to.user_by_name("Boris").await.unwrap().unwrap();
+    assert!(c.id > b.id, "{c:?} {b:?}");
+}
+
+#[tokio::test]
+async fn sqlite_installation_copies_to_postgres_and_back() {
+    let Some(pg) = scratch::postgres_url("copy_to_pg").await.unwrap() else {
+        return;
+    };
+    let sqlite = scratch::sqlite_url("copy_from_sqlite");
+    an_installation_copies_whole_and_a_second_copy_is_a_no_op(&sqlite, &pg).await;
+    let Some(pg_source) = scratch::postgres_url("copy_from_pg").await.unwrap() else {
+        return;
+    };
+    let back = scratch::sqlite_url("copy_to_sqlite");
+    an_installation_copies_whole_and_a_second_copy_is_a_no_op(&pg_source, &back).await;
+}
+
+#[tokio::test]
+async fn a_copy_into_another_installation_is_refused_by_the_check() {
+    let first = scratch::sqlite_url("copy_first");
+    let second = scratch::sqlite_url("copy_second");
+    let from = Store::open(&first).await.unwrap();
+    a_used_installation(&from).await;
+    let to = Store::open(&second).await.unwrap();
+    a_used_installation(&to).await;
+    // Same keys, other rows: the second's token was made at another time.
+    let a = to.user_by_name("Anna").await.unwrap().unwrap();
+    to.create_session("s2", a.id, "x", 99).await.unwrap();
+    let e = from.copy_to(&to, |_| {}).await.unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            StoreError::Copy {
+                table: "sessions",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("copy"), "{e}");
 }

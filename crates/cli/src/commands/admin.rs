@@ -1,5 +1,5 @@
-//! `caissa user create|grant|revoke`, `caissa token create` and `caissa db
-//! backup`: administration for operators and tests.
+//! `caissa user create|grant|revoke` and `caissa token create`: accounts and
+//! tokens for operators and tests.
 
 use anyhow::Context;
 use caissa_server::auth;
@@ -65,66 +65,13 @@ pub enum TokenCommand {
     },
 }
 
-/// Database commands.
-#[derive(clap::Subcommand)]
-pub enum DbCommand {
-    /// Write a consistent copy of the database to FILE (which must not exist) while
-    /// the server goes on running: every game as it stood at one moment, checked
-    /// by SQLite before it is put in place. For PostgreSQL, use `pg_dump`.
-    Backup {
-        /// Where to write the copy.
-        file: std::path::PathBuf,
-        /// Database URL.
-        #[arg(long, default_value = "sqlite://caissa.db")]
-        db: String,
-    },
-}
-
-/// Runs a database command.
-pub fn db(cmd: DbCommand) -> anyhow::Result<()> {
-    match cmd {
-        DbCommand::Backup { file, db } => backup(&file, &db),
-    }
-}
-
-fn backup(file: &std::path::Path, db: &str) -> anyhow::Result<()> {
-    let Some(path) = db
-        .strip_prefix("sqlite://")
-        .or_else(|| db.strip_prefix("sqlite:"))
-    else {
-        anyhow::bail!(
-            "cannot back up {db:?}: caissa db backup copies sqlite:// databases; for PostgreSQL use pg_dump"
-        );
-    };
-    if !std::path::Path::new(path).exists() {
-        anyhow::bail!("cannot back up {db}: there is no database at {path}");
-    }
-    block_on(async {
-        let store = Store::open(db)
-            .await
-            .with_context(|| format!("opening {db}"))?;
-        let backup = store.backup_to(file).await?;
-        let rows: Vec<String> = backup
-            .rows
-            .iter()
-            .filter(|(table, _)| !table.starts_with('_'))
-            .map(|(table, n)| format!("{table} {n}"))
-            .collect();
-        println!(
-            "backed up {db} to {} ({} bytes, checked): {}",
-            backup.path.display(),
-            backup.bytes,
-            rows.join(", ")
-        );
-        Ok(())
-    })
-}
-
 fn now() -> i64 {
     caissa_server::now_ms() as i64
 }
 
-fn block_on<T>(f: impl std::future::Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+pub(crate) fn block_on<T>(
+    f: impl std::future::Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?

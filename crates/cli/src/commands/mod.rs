@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod admin;
+pub mod db;
 pub mod matches;
 pub mod moves;
 pub mod perft;

@@ -8,7 +8,8 @@ pub struct Args {
     /// Address to listen on.
     #[arg(long, env = "CAISSA_ADDR", default_value = DEFAULT_ADDR)]
     addr: SocketAddr,
-    /// Database URL: sqlite://<path> (created if missing).
+    /// Database URL: sqlite://<path> (created if missing) or
+    /// postgres://[user[:password]@]host[:port]/database (which must exist).
     #[arg(long, env = "CAISSA_DB", default_value = DEFAULT_DB)]
     db: String,
     /// Serve the web app from this folder instead of the copy built into the binary

@@ -1,0 +1,144 @@
+//! The interface every backend implements, one trait per kind of record. The
+//! [`Store`](crate::Store) is a backend behind these traits: the server never
+//! knows which database it talks to. Each method's contract is documented on
+//! the store's method of the same name.
+
+use std::path::Path;
+
+use async_trait::async_trait;
+
+use crate::model::{
+    Append, Backup, ChatLine, GameFilter, StoredChallenge, StoredGame, StoredRating, StoredToken,
+    StoredTournament, User,
+};
+use crate::rows::{Table, Value};
+use crate::StoreError;
+
+/// Accounts, API tokens, browser sessions and rights.
+#[async_trait]
+pub(crate) trait People: Send + Sync {
+    async fn create_user(
+        &self,
+        name: &str,
+        password_hash: Option<&str>,
+        now: i64,
+    ) -> Result<User, StoreError>;
+    async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
+    async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError>;
+    async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError>;
+    async fn tokens_of(&self, user_id: i64) -> Result<Vec<StoredToken>, StoreError>;
+    async fn user_by_token(&self, token_hash: &str) -> Result<Option<(User, String)>, StoreError>;
+    async fn delete_token(&self, user_id: i64, token_hash: &str) -> Result<bool, StoreError>;
+    async fn create_session(
+        &self,
+        session_hash: &str,
+        user_id: i64,
+        csrf: &str,
+        now: i64,
+    ) -> Result<(), StoreError>;
+    async fn session(
+        &self,
+        session_hash: &str,
+        created_after: i64,
+    ) -> Result<Option<(User, String)>, StoreError>;
+    async fn delete_sessions_before(&self, before: i64) -> Result<u64, StoreError>;
+    async fn delete_session(&self, session_hash: &str) -> Result<(), StoreError>;
+    async fn grant_right(&self, user_id: i64, right: &str, at: i64) -> Result<bool, StoreError>;
+    async fn revoke_right(&self, user_id: i64, right: &str) -> Result<bool, StoreError>;
+    async fn has_right(&self, user_id: i64, right: &str) -> Result<bool, StoreError>;
+}
+
+/// Games' event logs: where every move is made durable, which each backend
+/// does its own way.
+#[async_trait]
+pub(crate) trait EventLog: Send + Sync {
+    async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
+    async fn append_batch(&self, batch: &[Append]) -> Result<(), StoreError>;
+}
+
+/// Games as read back, challenges, chat, arbiters named for games, and the
+/// heartbeat.
+#[async_trait]
+pub(crate) trait Records: Send + Sync {
+    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError>;
+    async fn game_ids_of_user(
+        &self,
+        user_id: i64,
+        filter: &GameFilter,
+    ) -> Result<Vec<String>, StoreError>;
+    async fn save_challenge(&self, c: &StoredChallenge) -> Result<(), StoreError>;
+    async fn delete_challenge(&self, id: &str) -> Result<(), StoreError>;
+    async fn challenges(&self) -> Result<Vec<StoredChallenge>, StoreError>;
+    async fn add_chat_line(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError>;
+    async fn chat_lines(
+        &self,
+        game_id: &str,
+        room: &str,
+        limit: i64,
+    ) -> Result<Vec<ChatLine>, StoreError>;
+    async fn add_game_arbiters(&self, game_id: &str, user_ids: &[i64]) -> Result<(), StoreError>;
+    async fn game_arbiters(&self, game_id: &str) -> Result<Vec<i64>, StoreError>;
+    async fn arbitrated_games(
+        &self,
+        user_id: i64,
+        finished: u32,
+    ) -> Result<Vec<(String, bool)>, StoreError>;
+    async fn beat(&self, at: i64) -> Result<(), StoreError>;
+    async fn last_beat(&self) -> Result<Option<i64>, StoreError>;
+}
+
+/// Ratings, the ladder and rating history; tournaments.
+#[async_trait]
+pub(crate) trait Standings: Send + Sync {
+    async fn rating(&self, user_id: i64, perf: &str) -> Result<Option<StoredRating>, StoreError>;
+    async fn ratings(&self, user_id: i64) -> Result<Vec<(String, StoredRating)>, StoreError>;
+    async fn ladder(&self, user_id: i64) -> Result<(i64, i64), StoreError>;
+    async fn record_ratings(
+        &self,
+        game_id: &str,
+        now: i64,
+        updates: &[(i64, String, StoredRating, i64)],
+    ) -> Result<(), StoreError>;
+    async fn rating_history(&self, user_id: i64, perf: &str)
+        -> Result<Vec<(i64, f64)>, StoreError>;
+    async fn save_tournament(&self, t: &StoredTournament) -> Result<(), StoreError>;
+    async fn tournament(&self, id: &str) -> Result<Option<StoredTournament>, StoreError>;
+    async fn tournaments(
+        &self,
+        status: &str,
+        limit: i64,
+    ) -> Result<Vec<StoredTournament>, StoreError>;
+}
+
+/// The whole installation as rows, for copying it to another backend and
+/// checking the copy; and backups.
+#[async_trait]
+pub(crate) trait Installation: Send + Sync {
+    /// The URL's scheme, for messages: `sqlite` or `postgres`.
+    fn kind(&self) -> &'static str;
+    /// Up to `limit` rows of `table` whose key comes after `after` (all from the
+    /// start with `None`), in key order.
+    async fn read_rows(
+        &self,
+        table: Table,
+        after: Option<&[Value]>,
+        limit: i64,
+    ) -> Result<Vec<Vec<Value>>, StoreError>;
+    /// Inserts rows of `table`, skipping those whose key is there already; how
+    /// many were new.
+    async fn write_rows(&self, table: Table, rows: &[Vec<Value>]) -> Result<u64, StoreError>;
+    /// After rows were written with their own ids: ids handed out from now on
+    /// come after them.
+    async fn after_copy(&self) -> Result<(), StoreError>;
+    /// Takes the installation for this process alone, for as long as the store
+    /// lives; false if another process holds it.
+    async fn claim_exclusive(&self) -> Result<bool, StoreError>;
+    /// A consistent copy of the database in `target`.
+    async fn backup_to(&self, target: &Path) -> Result<Backup, StoreError>;
+}
+
+/// A whole backend.
+pub(crate) trait Backend: People + EventLog + Records + Standings + Installation {}
+
+impl<T: People + EventLog + Records + Standings + Installation> Backend for T {}
