@@ -384,6 +384,16 @@ impl Game {
         Ok(game)
     }
 
+    /// Applies one more event of the log, as [`Game::from_events`] does for
+    /// each: a copy of a game kept elsewhere follows its log this way.
+    pub fn replay(&mut self, event: &Event) -> Result<(), ActionError> {
+        let index = self.events.len();
+        self.apply(event)
+            .map_err(|why| ActionError::Replay { index, why })?;
+        self.events.push(event.clone());
+        Ok(())
+    }
+
     // ---- queries ----
 
     /// The setup.

@@ -388,6 +388,15 @@ proptest! {
             let again = Game::from_events(setup.clone(), &game.events()[..n]).unwrap();
             assert_same(snapshot, &again);
         }
+        // A copy that follows the log event by event (as another node does) is
+        // the game at every step.
+        let mut follower = Game::from_events(setup.clone(), &[]).unwrap();
+        for snapshot in &snapshots {
+            for event in &snapshot.events()[follower.events().len()..] {
+                follower.replay(event).unwrap();
+            }
+            assert_same(snapshot, &follower);
+        }
         // The log survives JSON.
         let json = serde_json::to_string(game.events()).unwrap();
         let back: Vec<Event> = serde_json::from_str(&json).unwrap();
