@@ -7,6 +7,7 @@ use std::path::Path;
 
 use async_trait::async_trait;
 
+use crate::cluster::{Lease, Listener, Owner, TakenOver};
 use crate::model::{
     Append, Backup, ChatLine, GameFilter, StoredChallenge, StoredGame, StoredRating, StoredToken,
     StoredTournament, User,
@@ -61,6 +62,7 @@ pub(crate) trait EventLog: Send + Sync {
 #[async_trait]
 pub(crate) trait Records: Send + Sync {
     async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    async fn events_from(&self, game_id: &str, first_seq: u64) -> Result<Vec<String>, StoreError>;
     async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError>;
     async fn game_ids_of_user(
         &self,
@@ -68,8 +70,9 @@ pub(crate) trait Records: Send + Sync {
         filter: &GameFilter,
     ) -> Result<Vec<String>, StoreError>;
     async fn save_challenge(&self, c: &StoredChallenge) -> Result<(), StoreError>;
-    async fn delete_challenge(&self, id: &str) -> Result<(), StoreError>;
+    async fn delete_challenge(&self, id: &str) -> Result<bool, StoreError>;
     async fn challenges(&self) -> Result<Vec<StoredChallenge>, StoreError>;
+    async fn challenge(&self, id: &str) -> Result<Option<StoredChallenge>, StoreError>;
     async fn add_chat_line(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError>;
     async fn chat_lines(
         &self,
@@ -138,7 +141,25 @@ pub(crate) trait Installation: Send + Sync {
     async fn backup_to(&self, target: &Path) -> Result<Backup, StoreError>;
 }
 
-/// A whole backend.
-pub(crate) trait Backend: People + EventLog + Records + Standings + Installation {}
+/// The nodes serving one installation: leases, who owns which game, and
+/// messages between nodes.
+#[async_trait]
+pub(crate) trait Nodes: Send + Sync {
+    async fn join(&self, address: &str, ttl_ms: i64) -> Result<Option<Lease>, StoreError>;
+    async fn renew(&self, ttl_ms: i64) -> Result<bool, StoreError>;
+    async fn leave(&self) -> Result<(), StoreError>;
+    async fn take_over(&self, limit: i64) -> Result<Vec<TakenOver>, StoreError>;
+    async fn owner_of(&self, game_id: &str) -> Result<Option<Owner>, StoreError>;
+    async fn running_nodes(&self) -> Result<Vec<Lease>, StoreError>;
+    async fn cluster_secret(&self, candidate: &str) -> Result<String, StoreError>;
+    async fn publish(&self, message: &str) -> Result<(), StoreError>;
+    async fn listen(&self) -> Result<Option<Listener>, StoreError>;
+}
 
-impl<T: People + EventLog + Records + Standings + Installation> Backend for T {}
+/// A whole backend.
+pub(crate) trait Backend:
+    People + EventLog + Records + Standings + Installation + Nodes
+{
+}
+
+impl<T: People + EventLog + Records + Standings + Installation + Nodes> Backend for T {}

@@ -8,6 +8,7 @@
 //! there at all. The store knows nothing of chess: it keeps text.
 
 mod backend;
+mod cluster;
 mod copy;
 mod model;
 mod postgres;
@@ -16,6 +17,7 @@ pub mod scratch;
 mod shared;
 mod sqlite;
 
+pub use cluster::{Heard, Lease, Listener, Owner, TakenOver};
 pub use copy::{Copied, TableCopy};
 pub use model::{
     Append, Backup, ChatLine, GameFilter, StoredChallenge, StoredGame, StoredRating, StoredToken,
@@ -57,6 +59,12 @@ pub enum StoreError {
         table: &'static str,
         /// How the copy differs.
         reason: String,
+    },
+    /// The game belongs to another node now: this one may no longer write it.
+    #[error("game {game} is owned by another node now")]
+    Fenced {
+        /// The game.
+        game: String,
     },
     /// A backup could not be written.
     #[error("backup to {path}: {reason}")]
@@ -248,6 +256,16 @@ impl Store {
         self.backend.game(id).await
     }
 
+    /// A game's events from number `first_seq` on (none for an unknown game):
+    /// how a node following a game reads what its owner added.
+    pub async fn events_from(
+        &self,
+        game_id: &str,
+        first_seq: u64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.backend.events_from(game_id, first_seq).await
+    }
+
     /// Games not yet finished (to resume after a restart), oldest first.
     pub async fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
         self.backend.live_games().await
@@ -268,9 +286,15 @@ impl Store {
         self.backend.save_challenge(c).await
     }
 
-    /// Forgets an answered (or withdrawn) challenge.
-    pub async fn delete_challenge(&self, id: &str) -> Result<(), StoreError> {
+    /// Forgets an answered (or withdrawn) challenge; whether it was there: of several nodes answering one challenge at once,
+    /// the one that deleted it answered it.
+    pub async fn delete_challenge(&self, id: &str) -> Result<bool, StoreError> {
         self.backend.delete_challenge(id).await
+    }
+
+    /// One challenge waiting for an answer.
+    pub async fn challenge(&self, id: &str) -> Result<Option<StoredChallenge>, StoreError> {
+        self.backend.challenge(id).await
     }
 
     /// Every challenge waiting for an answer, oldest first.
@@ -394,6 +418,61 @@ impl Store {
         self.backend.claim_exclusive().await
     }
 
+    /// Joins the nodes serving this installation, reachable by the others at
+    /// `address`, with a lease of `ttl` to renew; `None` on SQLite (one node).
+    /// Games this node creates are its own from now on. A running lease at
+    /// the same address is an earlier run of this node: it ends now.
+    pub async fn join(
+        &self,
+        address: &str,
+        ttl: std::time::Duration,
+    ) -> Result<Option<Lease>, StoreError> {
+        self.backend.join(address, ttl.as_millis() as i64).await
+    }
+
+    /// Renews this node's lease for `ttl` more; false if it had run out (the
+    /// node must then stop running its games: others may have taken them).
+    pub async fn renew(&self, ttl: std::time::Duration) -> Result<bool, StoreError> {
+        self.backend.renew(ttl.as_millis() as i64).await
+    }
+
+    /// Ends this node's lease now, so that others take its games at once.
+    pub async fn leave(&self) -> Result<(), StoreError> {
+        self.backend.leave().await
+    }
+
+    /// Takes over up to `limit` unfinished games that no running node owns:
+    /// on SQLite, at the first call, those the last run left; on PostgreSQL,
+    /// those of nodes whose lease ran out. Each comes with all its events.
+    pub async fn take_over(&self, limit: i64) -> Result<Vec<TakenOver>, StoreError> {
+        self.backend.take_over(limit).await
+    }
+
+    /// The node owning a game (none on SQLite, or for a game nobody owns).
+    pub async fn owner_of(&self, game_id: &str) -> Result<Option<Owner>, StoreError> {
+        self.backend.owner_of(game_id).await
+    }
+
+    /// The nodes whose lease runs now, oldest first (none on SQLite).
+    pub async fn running_nodes(&self) -> Result<Vec<Lease>, StoreError> {
+        self.backend.running_nodes().await
+    }
+
+    /// The secret nodes show each other: the first node's `candidate`, kept.
+    pub async fn cluster_secret(&self, candidate: &str) -> Result<String, StoreError> {
+        self.backend.cluster_secret(candidate).await
+    }
+
+    /// Tells every node listening (this one included) `message`.
+    pub async fn publish(&self, message: &str) -> Result<(), StoreError> {
+        self.backend.publish(message).await
+    }
+
+    /// Hears what nodes publish; `None` on SQLite (one node).
+    pub async fn listen(&self) -> Result<Option<Listener>, StoreError> {
+        self.backend.listen().await
+    }
+
     /// Writes a consistent copy of a SQLite database to `target`, which must not
     /// exist yet, while the server goes on reading and writing. (PostgreSQL is
     /// backed up with `pg_dump`: this says so.)
@@ -438,5 +517,7 @@ pub(crate) fn conflict(game: &str, seq: i64) -> StoreError {
     }
 }
 
+#[cfg(test)]
+mod nodes_tests;
 #[cfg(test)]
 mod tests;

@@ -374,6 +374,22 @@ macro_rules! shared_sql {
                 }
             }
 
+            async fn events_from(
+                &self,
+                game_id: &str,
+                first_seq: u64,
+            ) -> Result<Vec<String>, $crate::StoreError> {
+                use sqlx::Row;
+                Ok(sqlx::query("SELECT event FROM game_events WHERE game_id = $1 AND seq >= $2 ORDER BY seq")
+                    .bind(game_id)
+                    .bind(first_seq as i64)
+                    .fetch_all(&self.pool)
+                    .await?
+                    .iter()
+                    .map(|r| r.try_get::<String, _>("event"))
+                    .collect::<Result<Vec<_>, _>>()?)
+            }
+
             async fn live_games(&self) -> Result<Vec<$crate::StoredGame>, $crate::StoreError> {
                 let rows = sqlx::query(&format!(
                     "SELECT {GAME_COLUMNS} FROM games WHERE finished = FALSE ORDER BY created_at, id"
@@ -454,12 +470,12 @@ macro_rules! shared_sql {
                 Ok(())
             }
 
-            async fn delete_challenge(&self, id: &str) -> Result<(), $crate::StoreError> {
-                sqlx::query("DELETE FROM challenges WHERE id = $1")
+            async fn delete_challenge(&self, id: &str) -> Result<bool, $crate::StoreError> {
+                let done = sqlx::query("DELETE FROM challenges WHERE id = $1")
                     .bind(id)
                     .execute(&self.pool)
                     .await?;
-                Ok(())
+                Ok(done.rows_affected() == 1)
             }
 
             async fn challenges(&self) -> Result<Vec<$crate::StoredChallenge>, $crate::StoreError> {
@@ -482,6 +498,27 @@ macro_rules! shared_sql {
                     })
                     .collect::<Result<_, sqlx::Error>>()
                     .map_err($crate::StoreError::from)
+            }
+
+            async fn challenge(&self, id: &str) -> Result<Option<$crate::StoredChallenge>, $crate::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT id, challenger_id, dest_id, terms, created_at FROM challenges WHERE id = $1",
+                )
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.map(|r| {
+                    Ok($crate::StoredChallenge {
+                        id: r.try_get("id")?,
+                        challenger_id: r.try_get("challenger_id")?,
+                        dest_id: r.try_get("dest_id")?,
+                        terms: r.try_get("terms")?,
+                        created_at: r.try_get("created_at")?,
+                    })
+                })
+                .transpose()
+                .map_err(|e: sqlx::Error| $crate::StoreError::from(e))
             }
 
             async fn add_chat_line(&self, game_id: &str, line: &$crate::ChatLine) -> Result<(), $crate::StoreError> {

@@ -75,6 +75,9 @@ async fn events_are_appended_once_and_survive_reopening(url: String) {
         Err(StoreError::Conflict { seq: 2, .. })
     ));
     assert_eq!(store.live_games().await.unwrap().len(), 1);
+    assert_eq!(store.events_from("g1", 1).await.unwrap(), ["e1", "e2"]);
+    assert!(store.events_from("g1", 3).await.unwrap().is_empty());
+    assert!(store.events_from("nothing", 0).await.unwrap().is_empty());
     store
         .append_events("g1", 3, &["e3".into()], Some("1-0"))
         .await
@@ -305,9 +308,18 @@ async fn a_challenge_waits_across_reopening_until_it_is_answered(url: String) {
     );
     drop(store);
     let store = Store::open(&url).await.unwrap();
-    assert_eq!(store.challenges().await.unwrap(), [direct, open.clone()]);
-    store.delete_challenge("c1").await.unwrap();
+    assert_eq!(
+        store.challenges().await.unwrap(),
+        [direct.clone(), open.clone()]
+    );
+    assert_eq!(store.challenge("c1").await.unwrap(), Some(direct));
+    assert!(store.delete_challenge("c1").await.unwrap());
+    assert!(
+        !store.delete_challenge("c1").await.unwrap(),
+        "answered once"
+    );
     assert_eq!(store.challenges().await.unwrap(), [open]);
+    assert_eq!(store.challenge("c1").await.unwrap(), None);
 }
 
 async fn the_last_heartbeat_survives_reopening(url: String) {

@@ -2,8 +2,10 @@
 //! connections. Its own migrations keep the same tables as SQLite's, with
 //! PostgreSQL's types (`BIGINT`, `BOOLEAN`, `DOUBLE PRECISION`, sequences).
 
+mod nodes;
+
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -21,6 +23,9 @@ pub(crate) struct PgStore {
     pool: PgPool,
     /// The connection holding the installation's advisory lock, once claimed.
     exclusive: tokio::sync::Mutex<Option<PgConnection>>,
+    /// This node's lease generation once it joined: the owner of the games it
+    /// creates, and the only owner it may append for.
+    generation: RwLock<Option<i64>>,
 }
 
 /// The advisory lock a server holds on its installation (any number: the
@@ -51,19 +56,27 @@ impl PgStore {
         Ok(Arc::new(PgStore {
             pool,
             exclusive: tokio::sync::Mutex::new(None),
+            generation: RwLock::new(None),
         }))
     }
 }
 
 shared_sql!(PgStore, PgRow);
 
+impl PgStore {
+    /// This node's lease generation, once it joined.
+    fn generation(&self) -> Option<i64> {
+        *self.generation.read().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 #[async_trait]
 impl EventLog for PgStore {
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, white_id, black_id, setup, created_at, finished, result, rated, source) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO games (id, white_id, black_id, setup, created_at, finished, result, rated, source, owner) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&game.id)
         .bind(game.white_id)
@@ -74,6 +87,7 @@ impl EventLog for PgStore {
         .bind(&game.result)
         .bind(game.rated)
         .bind(&game.source)
+        .bind(self.generation())
         .execute(&mut *tx)
         .await?;
         let rows: Vec<(&str, i64, &str)> = (game.events.iter().enumerate())
@@ -87,11 +101,29 @@ impl EventLog for PgStore {
         Ok(())
     }
 
-    /// One transaction: the events in multi-row inserts, then the games that
-    /// finished.
+    /// One transaction: once this node joined, the games' rows locked and
+    /// checked to be its own (see `nodes`); the events in multi-row inserts;
+    /// the games that finished.
     async fn append_batch(&self, batch: &[Append]) -> Result<(), StoreError> {
         let rows = crate::event_rows(batch);
         let mut tx = self.pool.begin().await?;
+        if let Some(generation) = self.generation() {
+            let mut games: Vec<&str> = batch.iter().map(|a| a.game_id.as_str()).collect();
+            games.sort_unstable();
+            games.dedup();
+            let owned: Vec<String> = sqlx::query_scalar(
+                "SELECT id FROM games WHERE id = ANY($1) AND owner = $2 ORDER BY id FOR SHARE",
+            )
+            .bind(&games)
+            .bind(generation)
+            .fetch_all(&mut *tx)
+            .await?;
+            if let Some(lost) = games.iter().find(|g| !owned.iter().any(|o| o == *g)) {
+                return Err(StoreError::Fenced {
+                    game: lost.to_string(),
+                });
+            }
+        }
         if !insert_events(&mut tx, &rows).await? {
             // The transaction is spoilt by the failed insert: rolled back, and
             // the conflict looked up outside it.
@@ -208,6 +240,16 @@ impl Installation for PgStore {
         let mut held = self.exclusive.lock().await;
         if held.is_some() {
             return Ok(true);
+        }
+        // A node serving the installation holds a running lease.
+        let serving: i64 = sqlx::query_scalar(&format!(
+            "SELECT count(*) FROM node_leases WHERE expires_at > {}",
+            nodes::NOW_MS
+        ))
+        .fetch_one(&self.pool)
+        .await?;
+        if serving > 0 {
+            return Ok(false);
         }
         // A connection of its own, out of the pool: the lock lasts as long as
         // it does, and goes with it if this process dies.

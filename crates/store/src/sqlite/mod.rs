@@ -4,6 +4,7 @@
 
 mod backup;
 mod copy;
+mod nodes;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -31,6 +32,8 @@ pub(crate) struct SqliteStore {
     appends: SqlitePool,
     /// Stops the background checkpoints when the store is dropped.
     _checkpoints: oneshot::Sender<()>,
+    /// Whether the games left unfinished by the last run were taken over.
+    taken_over: std::sync::atomic::AtomicBool,
 }
 
 /// Each connection's page cache, KiB: the index pages of ten thousand live games'
@@ -90,6 +93,7 @@ impl SqliteStore {
             pool,
             appends,
             _checkpoints: stop,
+            taken_over: std::sync::atomic::AtomicBool::new(false),
         }))
     }
 }
