@@ -6,6 +6,8 @@
 //! - `http`: errors with honest statuses, typed request fields, the caller's
 //!   address, the request log, security headers.
 //! - `auth`: passwords, tokens and their scopes.
+//! - `cluster`: the other nodes serving the installation (PostgreSQL): the
+//!   lease, what nodes tell each other, actions forwarded to a game's owner.
 //! - `live`: a game as an actor with a durable event log (group commit), what it
 //!   publishes, and the news of games starting and ending.
 //! - `domain` and `protocol`: challenges and the choices requests make; the
@@ -18,6 +20,7 @@
 
 pub mod assets;
 pub mod auth;
+pub mod cluster;
 pub mod domain;
 pub mod http;
 pub mod live;

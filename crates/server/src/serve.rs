@@ -105,25 +105,62 @@ pub fn lock_database(db_url: &str) -> Result<Option<DatabaseLock>, ServeError> {
     }
 }
 
-/// Runs the service on `addr` with the database at `db_url` until Ctrl-C.
-pub async fn serve(addr: SocketAddr, db_url: &str, config: Config) -> Result<(), ServeError> {
+/// Runs the service on `addr` with the database at `db_url` until Ctrl-C (or
+/// SIGTERM). On PostgreSQL the node joins the others serving the installation,
+/// reachable by them at `config.node_address` (else at `addr`, or at
+/// 127.0.0.1 and its port when `addr` is every interface), and leaves when it
+/// stops, so its games are adopted at once.
+pub async fn serve(addr: SocketAddr, db_url: &str, mut config: Config) -> Result<(), ServeError> {
     let _lock = lock_database(db_url)?;
     raise_open_file_limit();
     let store = caissa_store::Store::open(db_url).await?;
-    if !store.claim_exclusive().await? {
+    let listener = TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    if caissa_store::sqlite_path(db_url).is_none() {
+        if config.node_address.is_none() {
+            let host = if bound.ip().is_unspecified() {
+                std::net::IpAddr::from([127, 0, 0, 1])
+            } else {
+                bound.ip()
+            };
+            config.node_address = Some(SocketAddr::new(host, bound.port()).to_string());
+        }
+    } else if !store.claim_exclusive().await? {
         return Err(ServeError::Locked {
             db: redacted(db_url),
-            lock: "PostgreSQL advisory lock".into(),
+            lock: "database lock".into(),
         });
     }
-    let state = AppState::with_config(store, config).await?;
-    let listener = TcpListener::bind(addr).await?;
-    tracing::info!("Caissa listening on http://{}", listener.local_addr()?);
-    serve_on(listener, state, async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    let state = AppState::with_config(store.clone(), config).await?;
+    tracing::info!("Caissa listening on http://{bound}");
+    serve_on(listener, state, stop_signal()).await?;
+    if let Err(e) = store.leave().await {
+        tracing::warn!("leaving the other nodes: {e}");
+    }
     Ok(())
+}
+
+/// Ctrl-C, or SIGTERM where there is one.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// `url` with any password replaced by `***`, for messages and logs.

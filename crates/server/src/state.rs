@@ -11,6 +11,7 @@ use axum::extract::FromRef;
 use caissa_store::Store;
 
 use crate::assets::Assets;
+use crate::cluster::Cluster;
 use crate::http::error::ApiError;
 use crate::live::news::NewsBus;
 use crate::live::view::now_ms;
@@ -59,6 +60,11 @@ pub struct Config {
     /// scripts and test suites are the owner's, and behind a proxy on the same
     /// machine `trust_proxy` gives the real addresses.
     pub limit_loopback: bool,
+    /// Where other nodes reach this one (`host:port`), on PostgreSQL.
+    pub node_address: Option<String>,
+    /// How long a node's lease lasts unrenewed: a lost node's games are
+    /// adopted by the others after this.
+    pub lease_ttl: Duration,
 }
 
 impl Default for Config {
@@ -75,6 +81,8 @@ impl Default for Config {
             session_ttl: Duration::from_secs(30 * 24 * 3600),
             budgets: HashMap::new(),
             limit_loopback: false,
+            node_address: None,
+            lease_ttl: Duration::from_secs(5),
         }
     }
 }
@@ -114,6 +122,8 @@ pub struct AppState {
     pub limits: Arc<RateLimits>,
     /// Counters.
     pub metrics: Arc<Metrics>,
+    /// The other nodes.
+    pub cluster: Arc<Cluster>,
     /// The web app's files.
     pub assets: Arc<Assets>,
 }
@@ -135,11 +145,17 @@ impl AppState {
         ));
         let news = Arc::new(NewsBus::default());
         let ratings = Arc::new(Ratings::new(store.clone()));
-        let events = Arc::new(UserEvents::new(config.max_event_streams_per_user));
+        let cluster = Cluster::join(
+            store.clone(),
+            config.node_address.as_deref().unwrap_or(UNREACHABLE),
+            config.lease_ttl,
+        )
+        .await?;
+        let events = UserEvents::new(config.max_event_streams_per_user, cluster.clone());
         // Ratings first: the players hear that a game is over once it is rated.
         news.subscribe(ratings.clone());
         news.subscribe(events.clone());
-        let writer = Writer::spawn(store.clone(), metrics.clone());
+        let writer = Writer::spawn(store.clone(), metrics.clone(), cluster.clone());
         let games = Games::new(
             store.clone(),
             writer,
@@ -147,6 +163,7 @@ impl AppState {
             news.clone(),
             ratings.clone(),
             config.finished_game_kept,
+            cluster.clone(),
         );
         let arbiters = Arc::new(Arbiters::new(store.clone(), games.clone()));
         let tournaments = Tournaments::new(
@@ -162,16 +179,22 @@ impl AppState {
                 limits.clone(),
                 config.session_ttl,
             )),
-            tokens: Arc::new(Tokens::new(store.clone())),
-            challenges: Arc::new(Challenges::new(
+            tokens: Tokens::new(store.clone(), cluster.clone()),
+            challenges: Challenges::new(
                 store.clone(),
                 games.clone(),
                 events.clone(),
                 config.max_pending_challenges,
-            )),
+                cluster.clone(),
+            ),
             lobby: Arc::new(Lobby::new(games.clone(), ratings.clone())),
             computer: Arc::new(Computer::default()),
-            chat: Arc::new(Chat::new(store.clone(), games.clone(), limits.clone())),
+            chat: Arc::new(Chat::new(
+                store.clone(),
+                games.clone(),
+                limits.clone(),
+                cluster.clone(),
+            )),
             exports: Arc::new(Exports::new(store.clone(), games.clone())),
             analysis: Arc::new(Analysis::default()),
             arbiters,
@@ -183,16 +206,49 @@ impl AppState {
             ratings,
             limits,
             metrics,
+            cluster,
         };
-        // When the server last ran, read before this one says it runs.
-        let down_since = store.last_beat().await?.map(|at| at as u64);
-        state.games.recover(down_since).await?;
+        // What the last run left (read before this one says it runs), or on
+        // several nodes, the games of nodes that were lost.
+        state.games.adopt().await?;
         state.challenges.load().await?;
-        state.tournaments.load().await?;
+        // The tournaments are directed by the hub: this node now, or once
+        // it becomes the hub.
+        if state.cluster.is_hub() {
+            state.tournaments.load().await?;
+        }
+        if let Some(mut hub_here) = state.cluster.follow_hub() {
+            let tournaments = Arc::downgrade(&state.tournaments);
+            let loaded_now = state.cluster.is_hub();
+            tokio::spawn(async move {
+                let mut loaded = loaded_now;
+                while hub_here.changed().await.is_ok() {
+                    let here = *hub_here.borrow_and_update();
+                    let Some(tournaments) = tournaments.upgrade() else {
+                        return;
+                    };
+                    if here && !loaded {
+                        match tournaments.load().await {
+                            Ok(n) => tracing::info!(
+                                "this node is the hub now: {n} tournaments directed here"
+                            ),
+                            Err(e) => {
+                                tracing::error!("loading the tournaments on the new hub: {e}")
+                            }
+                        }
+                        loaded = true;
+                    }
+                }
+            });
+        }
         tokio::spawn(housekeeping(store, Arc::downgrade(&state.accounts)));
         Ok(state)
     }
 }
+
+/// The address a node gives when it was told none (in-process tests): other
+/// nodes cannot forward to it.
+const UNREACHABLE: &str = "unreachable.invalid:0";
 
 /// How often the server records that it is running.
 const HEARTBEAT: Duration = Duration::from_secs(1);

@@ -55,6 +55,18 @@ pub enum ApiError {
     Internal(String),
 }
 
+/// An error as one node answers another that forwarded a request: enough to
+/// answer the client the same.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct WireError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The words for the client.
+    pub message: String,
+    /// When to try again, ms.
+    pub retry_after_ms: Option<u64>,
+}
+
 impl ApiError {
     /// The status this error is answered with.
     pub fn status(&self) -> StatusCode {
@@ -101,6 +113,46 @@ impl ApiError {
         }
     }
 
+    /// The error as one node answers another that forwarded a request.
+    pub fn to_wire(&self) -> WireError {
+        let message = match self {
+            ApiError::NotFound(what) => what.clone(),
+            ApiError::Internal(_) => self.public_message(),
+            other => other.to_string(),
+        };
+        WireError {
+            status: self.status().as_u16(),
+            message,
+            retry_after_ms: self.retry_after_ms(),
+        }
+    }
+
+    /// The error another node answered with, to answer the client the same.
+    pub fn from_wire(wire: WireError) -> ApiError {
+        let WireError {
+            status,
+            message,
+            retry_after_ms,
+        } = wire;
+        match status {
+            400 => ApiError::BadRequest(message),
+            401 => ApiError::Unauthorized,
+            403 => ApiError::Forbidden(message),
+            404 => ApiError::NotFound(message),
+            409 => ApiError::Conflict(message),
+            413 => ApiError::PayloadTooLarge(message),
+            429 => ApiError::TooManyRequests {
+                message,
+                retry_after_ms: retry_after_ms.unwrap_or(1_000),
+            },
+            503 => ApiError::Unavailable {
+                message,
+                retry_after_ms: retry_after_ms.unwrap_or(1_000),
+            },
+            other => ApiError::Internal(format!("another node answered {other}: {message}")),
+        }
+    }
+
     /// "The game is over", as a conflict: the game moved on.
     pub fn game_over() -> ApiError {
         ApiError::Conflict("the game is over".into())
@@ -116,6 +168,10 @@ impl From<StoreError> for ApiError {
             StoreError::Conflict { game, .. } => ApiError::Conflict(format!(
                 "game {game} changed meanwhile: look at it again and retry"
             )),
+            StoreError::Fenced { game } => ApiError::Unavailable {
+                message: format!("game {game} is moving to another node; try again in a moment"),
+                retry_after_ms: 1_000,
+            },
             other => ApiError::Internal(format!("storage: {other}")),
         }
     }

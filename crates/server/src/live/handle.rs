@@ -9,7 +9,7 @@ use caissa_rules::Color;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::http::error::ApiError;
-use crate::live::view::{now_ms, GameInfo, View};
+use crate::live::view::{GameInfo, View};
 
 /// What the game's task is asked to do.
 pub(crate) enum Command {
@@ -33,6 +33,22 @@ pub(crate) enum Command {
     /// What the game looks like now (the clocks as they run, not as at the last
     /// change).
     View { reply: oneshot::Sender<Arc<View>> },
+}
+
+/// What a game's task hears besides its mailbox.
+pub(crate) enum Note {
+    /// (A copy following another node's game.) The log grew.
+    Grew(crate::cluster::Growth),
+    /// (A copy.) Look at the log again: messages may have been missed.
+    Resync,
+    /// This node owns the game now: `game` is its log as stored, and its
+    /// last owner was last seen running at `down_since` (ms).
+    Adopt {
+        /// The game as stored.
+        game: Box<caissa_arbiter::Game>,
+        /// When the last owner was last seen.
+        down_since: Option<u64>,
+    },
 }
 
 /// How many views a slow follower may be behind before it skips to the latest.
@@ -68,21 +84,7 @@ impl Changes {
     }
 }
 
-/// Whether a player is connected to a game (an open stream or socket).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Presence {
-    /// Open connections.
-    pub connections: u32,
-    /// Since when there are none, ms (`None`: connected, or never was).
-    pub gone_since: Option<u64>,
-}
-
-impl Presence {
-    /// Whether the player was connected and is no more.
-    pub fn is_gone(&self) -> bool {
-        self.connections == 0 && self.gone_since.is_some()
-    }
-}
+pub use crate::live::seats::Presence;
 
 /// A chat room of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -123,25 +125,22 @@ pub struct GameHandle {
     pub(crate) view: watch::Receiver<Arc<View>>,
     pub(crate) changes: broadcast::Sender<Arc<View>>,
     pub(crate) chat: broadcast::Sender<ChatLine>,
-    pub(crate) presence: Arc<watch::Sender<[Presence; 2]>>,
+    pub(crate) seats: Arc<crate::live::seats::Seats>,
     pub(crate) watchers: Arc<watch::Sender<usize>>,
+    pub(crate) notes: mpsc::UnboundedSender<Note>,
+    /// Whether the task follows a game another node owns.
+    pub(crate) following: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Held while a player's connection to a game is open.
 pub struct PresenceGuard {
-    presence: Arc<watch::Sender<[Presence; 2]>>,
+    seats: Arc<crate::live::seats::Seats>,
     color: Color,
 }
 
 impl Drop for PresenceGuard {
     fn drop(&mut self) {
-        let i = self.color.index();
-        self.presence.send_modify(|p| {
-            p[i].connections = p[i].connections.saturating_sub(1);
-            if p[i].connections == 0 {
-                p[i].gone_since = Some(now_ms());
-            }
-        });
+        self.seats.here(self.color, -1);
     }
 }
 
@@ -174,28 +173,35 @@ impl GameHandle {
         self.info.color_of(user)
     }
 
-    /// Marks `color` connected while the guard lives.
+    /// Whether this node owns the game (else its task follows the owner's log
+    /// and forwards actions there).
+    pub fn is_owned_here(&self) -> bool {
+        !self.following.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Tells the task something from outside its mailbox (it may have ended).
+    pub(crate) fn note(&self, note: Note) {
+        let _ = self.notes.send(note);
+    }
+
+    /// Marks `color` connected (here, and so everywhere) while the guard lives.
     pub fn present(&self, color: Color) -> PresenceGuard {
-        let i = color.index();
-        self.presence.send_modify(|p| {
-            p[i].connections += 1;
-            p[i].gone_since = None;
-        });
+        self.seats.here(color, 1);
         PresenceGuard {
-            presence: self.presence.clone(),
+            seats: self.seats.clone(),
             color,
         }
     }
 
-    /// Who is connected; a receiver sees every change.
+    /// Who is connected, on any node; a receiver sees every change.
     pub fn presence(&self) -> watch::Receiver<[Presence; 2]> {
-        self.presence.subscribe()
+        self.seats.presence.subscribe()
     }
 
     /// How long `color` has had no connection at `now` (since the game began if never
     /// connected); 0 while connected.
     pub fn gone_ms(&self, color: Color, now: u64) -> u64 {
-        let p = self.presence.borrow()[color.index()];
+        let p = self.seats.presence.borrow()[color.index()];
         if p.connections > 0 {
             return 0;
         }

@@ -5,6 +5,8 @@
 pub mod actor;
 pub mod codec;
 pub mod handle;
+mod mirror;
 pub mod news;
+pub(crate) mod seats;
 pub mod view;
 pub mod writer;

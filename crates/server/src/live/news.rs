@@ -22,6 +22,10 @@ pub trait Subscriber: Send + Sync {
 
     /// A game has ended (its last events are stored).
     fn finished(&self, view: Arc<View>) -> Effect;
+
+    /// A game another node owns, followed here, has ended (the owner's news
+    /// told the rest: ratings, the players).
+    fn followed_to_end(&self, _view: &Arc<View>) {}
 }
 
 /// The subscribers, in order.
@@ -50,6 +54,13 @@ impl NewsBus {
     pub fn started(&self, view: &Arc<View>) {
         for s in self.all() {
             s.started(view);
+        }
+    }
+
+    /// Tells every subscriber that a game followed here ended on its owner.
+    pub fn followed_to_end(&self, view: Arc<View>) {
+        for s in self.all() {
+            s.followed_to_end(&view);
         }
     }
 

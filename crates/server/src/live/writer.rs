@@ -8,9 +8,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use caissa_store::{Append, Store};
+use caissa_store::{Append, Store, StoreError};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::cluster::{Cluster, Growth};
 use crate::http::error::ApiError;
 use crate::metrics::Metrics;
 
@@ -28,7 +29,32 @@ const QUEUE: usize = 4096;
 /// How long an append waits for room in a full queue before it is refused.
 const OVERLOADED_AFTER: Duration = Duration::from_secs(5);
 
-type Request = (Append, oneshot::Sender<Result<(), String>>);
+type Request = (Append, oneshot::Sender<Result<(), WriteError>>);
+
+/// Why events were not stored.
+#[derive(Debug)]
+pub enum WriteError {
+    /// Another node owns the game now: this one may no longer write it.
+    Fenced(String),
+    /// The server cannot store now (answered as the error says).
+    Refused(ApiError),
+}
+
+impl From<WriteError> for ApiError {
+    fn from(e: WriteError) -> ApiError {
+        match e {
+            WriteError::Fenced(game) => StoreError::Fenced { game }.into(),
+            WriteError::Refused(e) => e,
+        }
+    }
+}
+
+fn write_error(e: StoreError) -> WriteError {
+    match e {
+        StoreError::Fenced { game } => WriteError::Fenced(game),
+        other => WriteError::Refused(ApiError::Internal(format!("storing events: {other}"))),
+    }
+}
 
 /// A handle to the writer task.
 #[derive(Clone)]
@@ -44,8 +70,9 @@ fn stopped() -> ApiError {
 }
 
 impl Writer {
-    /// Starts the writer task over `store`.
-    pub fn spawn(store: Store, metrics: Arc<Metrics>) -> Writer {
+    /// Starts the writer task over `store`; other nodes are told what it
+    /// stored.
+    pub fn spawn(store: Store, metrics: Arc<Metrics>, cluster: Arc<Cluster>) -> Writer {
         let (tx, mut rx) = mpsc::channel::<Request>(QUEUE);
         tokio::spawn(async move {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
@@ -73,9 +100,11 @@ impl Writer {
                 let started = std::time::Instant::now();
                 let stored = store.append_batch(&appends).await;
                 metrics.record_commit(started.elapsed().as_micros() as u64, appends.len());
+                let mut grew = Vec::new();
                 match stored {
                     Ok(()) => {
-                        for (_, reply) in batch.drain(..) {
+                        for (append, reply) in batch.drain(..) {
+                            grew.push(grown(&append));
                             let _ = reply.send(Ok(()));
                         }
                     }
@@ -90,32 +119,44 @@ impl Writer {
                                     append.result.as_deref(),
                                 )
                                 .await
-                                .map_err(|e| e.to_string());
+                                .map_err(write_error);
+                            if result.is_ok() {
+                                grew.push(grown(&append));
+                            }
                             let _ = reply.send(result);
                         }
                     }
                 }
+                cluster.grew(grew);
             }
         });
         Writer { tx }
     }
 
     /// Writes one game's new events; returns once they are durable.
-    pub async fn append(&self, append: Append) -> Result<(), ApiError> {
+    pub async fn append(&self, append: Append) -> Result<(), WriteError> {
         let (reply, done) = oneshot::channel();
         match tokio::time::timeout(OVERLOADED_AFTER, self.tx.send((append, reply))).await {
             Err(_) => {
-                return Err(ApiError::Unavailable {
+                return Err(WriteError::Refused(ApiError::Unavailable {
                     message: "the server is overloaded; try again shortly".into(),
                     retry_after_ms: 2_000,
-                })
+                }))
             }
-            Ok(Err(_)) => return Err(stopped()),
+            Ok(Err(_)) => return Err(WriteError::Refused(stopped())),
             Ok(Ok(())) => {}
         }
-        done.await
-            .map_err(|_| stopped())?
-            .map_err(|e| ApiError::Internal(format!("storing events: {e}")))
+        done.await.map_err(|_| WriteError::Refused(stopped()))?
+    }
+}
+
+/// What a game's log gained by `append`.
+fn grown(append: &Append) -> Growth {
+    Growth {
+        game: append.game_id.clone(),
+        first_seq: append.first_seq,
+        len: append.first_seq + append.events.len() as u64,
+        events: append.events.clone(),
     }
 }
 
@@ -134,7 +175,7 @@ mod tests {
             events: vec!["{}".into()],
             result: None,
         };
-        let e = writer.append(append).await.unwrap_err();
+        let e = ApiError::from(writer.append(append).await.unwrap_err());
         assert_eq!(e.status().as_u16(), 503);
         assert!(e.retry_after_ms().is_some());
     }

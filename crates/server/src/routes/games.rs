@@ -484,7 +484,7 @@ async fn playing(
         }
     };
     let mut listed = Vec::new();
-    for handle in games.of_user(user.id).into_iter().take(nb) {
+    for handle in games.playing(user.id).await?.into_iter().take(nb) {
         let view = handle.view_now().await;
         let mut game = lichess::game_event("gameStart", &view, user.id)["game"].take();
         let mine = view

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
-use axum::middleware::from_fn;
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::{Extension, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::OpenApi;
@@ -22,6 +22,8 @@ pub mod board;
 pub mod challenges;
 pub mod docs;
 pub mod games;
+pub mod hub;
+pub mod internal;
 pub mod lobby;
 pub mod session;
 pub mod site;
@@ -81,6 +83,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(arbiter::router())
         .merge(tournaments::router())
         .merge(arena::router())
+        .merge(internal::router())
 }
 
 /// The OpenAPI document of [`routes`], its path templates written as OpenAPI
@@ -102,12 +105,14 @@ fn tidy(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
 /// the security headers and the request log.
 pub fn app(state: AppState) -> Router {
     let (router, api) = routes().split_for_parts();
+    let cluster = state.cluster.clone();
     let document = Arc::new(site::Document(
         serde_json::to_string_pretty(&tidy(api)).unwrap_or_default(),
     ));
     router
         .fallback(edges::not_found)
         .method_not_allowed_fallback(edges::method_not_allowed)
+        .layer(from_fn_with_state(cluster, hub::to_hub))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(from_fn(edges::json_errors))
         .layer(from_fn(security::security_headers))

@@ -67,7 +67,7 @@ async fn event_stream(
         .iter()
         .map(|c| json!({ "type": "challenge", "challenge": lichess::challenge_json(c, "in") }))
         .collect();
-    for game in games.of_user(user.id) {
+    for game in games.playing(user.id).await? {
         first.push(lichess::game_event("gameStart", &game.view(), user.id));
     }
     let rx = events.open(user.id, first)?;

@@ -4,16 +4,21 @@
 //! visible until its game is there, so a cancel racing the accept waits for the
 //! game and aborts it instead of answering "not found". A user can have only so
 //! many challenges waiting, in and out.
+//!
+//! With several nodes, a challenge waits in the memory of the node it was made
+//! on and in the store: another node asked to answer it reads it from the
+//! store, and a node that answers one tells the others to let it go.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use caissa_arbiter::GameSetup;
 use caissa_rules::Color;
-use caissa_store::{Store, User};
+use caissa_store::{Store, StoredChallenge, User};
 use serde_json::json;
 use tokio::sync::watch;
 
+use crate::cluster::{Cluster, Hears, Message};
 use crate::domain::challenge::{self, Challenge};
 use crate::http::error::ApiError;
 use crate::live::handle::GameHandle;
@@ -46,6 +51,7 @@ pub struct Challenges {
     events: Arc<UserEvents>,
     entries: Mutex<HashMap<String, Entry>>,
     max_pending: usize,
+    cluster: Arc<Cluster>,
 }
 
 impl Challenges {
@@ -55,14 +61,19 @@ impl Challenges {
         games: Arc<Games>,
         events: Arc<UserEvents>,
         max_pending: usize,
-    ) -> Challenges {
-        Challenges {
+        cluster: Arc<Cluster>,
+    ) -> Arc<Challenges> {
+        let challenges = Arc::new(Challenges {
             store,
             games,
             events,
             entries: Mutex::default(),
             max_pending,
-        }
+            cluster: cluster.clone(),
+        });
+        let hears: Weak<dyn Hears> = Arc::downgrade(&challenges) as Weak<Challenges>;
+        cluster.subscribe(hears);
+        challenges
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
@@ -73,40 +84,73 @@ impl Challenges {
     pub async fn load(&self) -> Result<usize, ApiError> {
         let mut loaded = 0;
         for stored in self.store.challenges().await? {
-            // Accepted just before the stop: its game is there.
-            if self.store.game(&stored.id).await?.is_some() {
-                self.forget(&stored.id).await;
-                continue;
+            if let Some(challenge) = self.waiting_from(&stored).await? {
+                self.lock()
+                    .insert(stored.id, Entry::Waiting(Box::new(challenge)));
+                loaded += 1;
             }
-            let terms = match challenge::terms_of(&stored) {
-                Ok(terms) => terms,
-                Err(e) => {
-                    tracing::error!("{e}");
-                    continue;
-                }
-            };
-            let challenger = self.store.user_by_id(stored.challenger_id).await?;
-            // `None`: the challenged player no longer exists.
-            let dest = match stored.dest_id {
-                Some(id) => self.store.user_by_id(id).await?.map(Some),
-                None => Some(None),
-            };
-            let (Some(challenger), Some(dest)) = (challenger, dest) else {
-                tracing::error!("challenge {}: a player no longer exists", stored.id);
-                continue;
-            };
-            let challenge = Challenge {
-                id: stored.id.clone(),
-                challenger,
-                dest,
-                terms,
-                created_at: stored.created_at as u64,
-            };
-            self.lock()
-                .insert(stored.id, Entry::Waiting(Box::new(challenge)));
-            loaded += 1;
         }
         Ok(loaded)
+    }
+
+    /// A stored challenge if it still waits (one accepted just before a stop
+    /// has its game there, and is forgotten now).
+    async fn waiting_from(&self, stored: &StoredChallenge) -> Result<Option<Challenge>, ApiError> {
+        if self.store.game(&stored.id).await?.is_some() {
+            self.forget(&stored.id).await;
+            return Ok(None);
+        }
+        let terms = match challenge::terms_of(stored) {
+            Ok(terms) => terms,
+            Err(e) => {
+                tracing::error!("{e}");
+                return Ok(None);
+            }
+        };
+        let challenger = self.store.user_by_id(stored.challenger_id).await?;
+        // `None`: the challenged player no longer exists.
+        let dest = match stored.dest_id {
+            Some(id) => self.store.user_by_id(id).await?.map(Some),
+            None => Some(None),
+        };
+        let (Some(challenger), Some(dest)) = (challenger, dest) else {
+            tracing::error!("challenge {}: a player no longer exists", stored.id);
+            return Ok(None);
+        };
+        Ok(Some(Challenge {
+            id: stored.id.clone(),
+            challenger,
+            dest,
+            terms,
+            created_at: stored.created_at as u64,
+        }))
+    }
+
+    /// With several nodes: a challenge made on another node, read from the
+    /// store into this one's memory before it is answered here.
+    async fn fetch(&self, id: &str) -> Result<(), ApiError> {
+        if !self.cluster.is_multi() || self.lock().contains_key(id) {
+            return Ok(());
+        }
+        let Some(stored) = self.store.challenge(id).await? else {
+            return Ok(());
+        };
+        if let Some(challenge) = self.waiting_from(&stored).await? {
+            self.lock()
+                .entry(stored.id)
+                .or_insert_with(|| Entry::Waiting(Box::new(challenge)));
+        }
+        Ok(())
+    }
+
+    /// With several nodes, answers a challenge for good: of the nodes answering
+    /// it at once (or a cancel racing an accept), the one that takes it out of
+    /// the store answers it. Always true on one node, where memory decides.
+    async fn claim(&self, id: &str) -> Result<bool, ApiError> {
+        if !self.cluster.is_multi() {
+            return Ok(true);
+        }
+        Ok(self.store.delete_challenge(id).await?)
     }
 
     /// Forgets an answered challenge in the store. A failure leaves it there, to
@@ -115,6 +159,10 @@ impl Challenges {
         if let Err(e) = self.store.delete_challenge(id).await {
             tracing::warn!("challenge {id} answered but not forgotten: {e}");
         }
+        self.cluster.tell(Message::ChallengeGone {
+            from: self.cluster.generation(),
+            id: id.to_string(),
+        });
     }
 
     /// Keeps a challenge open (stored first) and tells the challenged player.
@@ -197,6 +245,7 @@ impl Challenges {
     /// `user` accepts a challenge: one addressed to them, or an open one that
     /// they did not make (which becomes theirs). The game starts at once.
     pub async fn accept(&self, id: &str, user: &User) -> Result<GameHandle, ApiError> {
+        self.fetch(id).await?;
         let (mut challenge, started) = {
             let mut entries = self.lock();
             let c = match entries.get(id) {
@@ -228,6 +277,16 @@ impl Challenges {
             };
             (*c, tx)
         };
+        match self.claim(id).await {
+            Ok(true) => {}
+            // Withdrawn, declined or accepted meanwhile (on another node).
+            claimed => {
+                self.lock().remove(id);
+                let _ = started.send(Some(false));
+                claimed?;
+                return Err(ApiError::NotFound(format!("challenge {id}")));
+            }
+        }
         let was_open = challenge.dest.is_none();
         challenge.dest.get_or_insert_with(|| user.clone());
         match self.start(&challenge).await {
@@ -252,6 +311,13 @@ impl Challenges {
 
     /// Starts the game of an accepted challenge (the game has the challenge's id).
     async fn start(&self, c: &Challenge) -> Result<GameHandle, ApiError> {
+        // Accepted meanwhile on another node.
+        if self.cluster.is_multi() && self.store.game(&c.id).await?.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "challenge {} has already been accepted",
+                c.id
+            )));
+        }
         let dest = c
             .dest
             .as_ref()
@@ -293,7 +359,13 @@ impl Challenges {
     /// The challenged player declines a challenge (lichess's `reason` key); the
     /// challenger declining their own withdraws it.
     pub async fn decline(&self, id: &str, user: i64, reason: &str) -> Result<(), ApiError> {
+        self.fetch(id).await?;
         let c = self.take_waiting(id, user)?;
+        if !self.claim(id).await? {
+            return Err(ApiError::Conflict(format!(
+                "challenge {id} has already been answered"
+            )));
+        }
         self.forget(&c.id).await;
         if c.challenger.id == user {
             self.tell_cancelled(&c);
@@ -311,6 +383,9 @@ impl Challenges {
             Accepting(watch::Receiver<Option<bool>>),
             Absent,
         }
+        self.fetch(id).await?;
+        // Lost the claim to an accept: its game is coming.
+        let mut accepted_elsewhere = 0;
         loop {
             let found = {
                 let mut entries = self.lock();
@@ -331,6 +406,11 @@ impl Challenges {
             };
             match found {
                 Found::Withdrawn(c) => {
+                    if !self.claim(id).await? {
+                        // Being accepted (here or on another node): look again.
+                        accepted_elsewhere = 100;
+                        continue;
+                    }
                     self.forget(&c.id).await;
                     self.tell_cancelled(&c);
                     return Ok(Cancelled::Withdrawn);
@@ -340,9 +420,18 @@ impl Challenges {
                     let _ = rx.wait_for(Option::is_some).await;
                 }
                 Found::Absent => {
-                    return match self.games.live(id) {
-                        Some(game) if game.color_of(user).is_some() => {
+                    return match self.games.find(id).await {
+                        Ok(crate::services::games::Found::Live(game))
+                            if game.color_of(user).is_some() =>
+                        {
                             Ok(Cancelled::Accepted(game))
+                        }
+                        Err(ApiError::NotFound(_)) if accepted_elsewhere > 0 => {
+                            // The other node is starting the game: wait for it
+                            // (at most 2 s).
+                            accepted_elsewhere -= 1;
+                            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                            continue;
                         }
                         _ => Err(ApiError::NotFound(format!("challenge {id}"))),
                     };
@@ -373,7 +462,13 @@ impl Challenges {
     /// Withdraws or declines a rematch offer: `user` withdraws their own offer,
     /// or declines the opponent's.
     pub async fn answer_rematch(&self, id: &str, user: i64) -> Result<(), ApiError> {
+        self.fetch(id).await?;
         let c = self.take_waiting(id, user)?;
+        if !self.claim(id).await? {
+            return Err(ApiError::Conflict(format!(
+                "challenge {id} has already been answered"
+            )));
+        }
         self.forget(&c.id).await;
         if c.challenger.id == user {
             self.tell_cancelled(&c);
@@ -401,6 +496,18 @@ impl Challenges {
                 dest.id,
                 &json!({ "type": "challengeCanceled", "challenge": lichess::answered_json(c, "in", "canceled") }),
             );
+        }
+    }
+}
+
+/// Challenges answered on other nodes are let go here.
+impl Hears for Challenges {
+    fn heard(&self, message: &Message) {
+        if let Message::ChallengeGone { id, .. } = message {
+            let mut entries = self.lock();
+            if matches!(entries.get(id), Some(Entry::Waiting(_))) {
+                entries.remove(id);
+            }
         }
     }
 }

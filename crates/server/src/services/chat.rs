@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use caissa_store::{Store, User};
 
+use crate::cluster::{Cluster, Message};
 use crate::http::error::ApiError;
 use crate::live::handle::{ChatLine, GameHandle, Room};
 use crate::live::view::now_ms;
@@ -24,6 +25,7 @@ pub struct Chat {
     store: Store,
     games: Arc<Games>,
     limits: Arc<RateLimits>,
+    cluster: Arc<Cluster>,
 }
 
 /// A line as its room's readers get it.
@@ -49,12 +51,19 @@ pub fn clean(text: &str) -> String {
 }
 
 impl Chat {
-    /// The chat of `games`, stored in `store`.
-    pub fn new(store: Store, games: Arc<Games>, limits: Arc<RateLimits>) -> Chat {
+    /// The chat of `games`, stored in `store`; a line said here is told to
+    /// the other nodes' streams and sockets too.
+    pub fn new(
+        store: Store,
+        games: Arc<Games>,
+        limits: Arc<RateLimits>,
+        cluster: Arc<Cluster>,
+    ) -> Chat {
         Chat {
             store,
             games,
             limits,
+            cluster,
         }
     }
 
@@ -95,6 +104,13 @@ impl Chat {
             at: now_ms() as i64,
         };
         self.store.add_chat_line(id, &stored).await?;
+        self.cluster.tell(Message::Chat {
+            from: self.cluster.generation(),
+            game: id.to_string(),
+            room: room.name().to_string(),
+            username: stored.username.clone(),
+            text: stored.text.clone(),
+        });
         if let Some(handle) = live {
             handle.say(ChatLine {
                 room,

@@ -5,11 +5,12 @@
 //! more than a few lines for it, nor slow anyone else down.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use crate::cluster::{Cluster, Hears, Message};
 use crate::http::error::ApiError;
 use crate::live::news::{Effect, Subscriber};
 use crate::live::view::View;
@@ -22,15 +23,22 @@ const QUEUE: usize = 64;
 pub struct UserEvents {
     listeners: Mutex<HashMap<i64, Vec<mpsc::Sender<Arc<str>>>>>,
     max_per_user: usize,
+    /// Other nodes, where the user may have streams open too.
+    cluster: Arc<Cluster>,
 }
 
 impl UserEvents {
-    /// Streams of at most `max_per_user` at once per user.
-    pub fn new(max_per_user: usize) -> UserEvents {
-        UserEvents {
+    /// Streams of at most `max_per_user` at once per user (on this node); what
+    /// is sent to a user here goes to their streams on other nodes too.
+    pub fn new(max_per_user: usize, cluster: Arc<Cluster>) -> Arc<UserEvents> {
+        let events = Arc::new(UserEvents {
             listeners: Mutex::default(),
             max_per_user,
-        }
+            cluster: cluster.clone(),
+        });
+        let hears: Weak<dyn Hears> = Arc::downgrade(&events) as Weak<UserEvents>;
+        cluster.subscribe(hears);
+        events
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Vec<mpsc::Sender<Arc<str>>>>> {
@@ -60,10 +68,21 @@ impl UserEvents {
         Ok(rx)
     }
 
-    /// Sends one line to every event stream of `user`; a stream whose queue is full
-    /// is dropped (its reader is not reading).
+    /// Sends one line to every event stream of `user`, on every node; a stream
+    /// whose queue is full is dropped (its reader is not reading).
     pub fn notify(&self, user: i64, value: &Value) {
-        let line = line(value);
+        if self.cluster.is_multi() {
+            self.cluster.tell(Message::User {
+                from: self.cluster.generation(),
+                user,
+                line: value.to_string(),
+            });
+        }
+        self.deliver(user, line(value));
+    }
+
+    /// Sends a line to `user`'s streams on this node.
+    fn deliver(&self, user: i64, line: Arc<str>) {
         let mut listeners = self.lock();
         if let Some(streams) = listeners.get_mut(&user) {
             streams.retain(|tx| tx.try_send(line.clone()).is_ok());
@@ -93,6 +112,15 @@ fn line(value: &Value) -> Arc<str> {
     Arc::from(format!("{value}\n"))
 }
 
+/// Lines for a user from other nodes.
+impl Hears for UserEvents {
+    fn heard(&self, message: &Message) {
+        if let Message::User { user, line, .. } = message {
+            self.deliver(*user, Arc::from(format!("{line}\n")));
+        }
+    }
+}
+
 /// Both players hear that their game started and, once its ratings are recorded,
 /// that it ended.
 impl Subscriber for UserEvents {
@@ -115,9 +143,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
-    fn a_user_cannot_open_more_streams_than_allowed() {
-        let events = UserEvents::new(2);
+    async fn scratch_store() -> caissa_store::Store {
+        caissa_store::Store::open("sqlite::memory:").await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_user_cannot_open_more_streams_than_allowed() {
+        let events = UserEvents::new(2, Cluster::single(scratch_store().await));
         let a = events.open(1, vec![]).unwrap();
         let _b = events.open(1, vec![]).unwrap();
         let refused = events.open(1, vec![]).unwrap_err();
@@ -130,7 +162,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_reader_who_does_not_read_is_dropped_and_the_others_still_hear() {
-        let events = UserEvents::new(4);
+        let events = UserEvents::new(4, Cluster::single(scratch_store().await));
         let mut reading = events.open(1, vec![json!({"type": "hello"})]).unwrap();
         let mut stuck = events.open(1, vec![]).unwrap();
         assert_eq!(&*reading.recv().await.unwrap(), "{\"type\":\"hello\"}\n");

@@ -3,18 +3,24 @@
 //! after a restart, and finding a game live or in the store. A finished game
 //! stays in memory a little while (late readers, a rematch) and is then served
 //! from the store.
+//!
+//! With several nodes, a game asked for here that another node owns is
+//! followed here (see `live::mirror`), and the games of a node that was lost
+//! are adopted: each node looks for them every second.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use caissa_arbiter::{Game, GameSetup};
-use caissa_store::{Store, StoredGame};
+use caissa_rules::Color;
+use caissa_store::{GameFilter, Store, StoredGame};
 
+use crate::cluster::{Cluster, Hears, Message};
 use crate::http::error::ApiError;
-use crate::live::actor::{self, Start};
+use crate::live::actor::{self, Context, Start};
 use crate::live::codec;
-use crate::live::handle::GameHandle;
+use crate::live::handle::{ChatLine, GameHandle, Note, Room};
 use crate::live::news::{Effect, NewsBus, Subscriber};
 use crate::live::view::{
     now_ms, pgn_tags, view_of, GameInfo, GameSource, MoveRecorder, Player, View,
@@ -22,6 +28,9 @@ use crate::live::view::{
 use crate::live::writer::Writer;
 use crate::metrics::Metrics;
 use crate::services::ratings::Ratings;
+
+/// The most games adopted at one look.
+const ADOPT_AT_ONCE: i64 = 256;
 
 /// A game that is being played, or one only in the store (finished).
 pub enum Found {
@@ -78,6 +87,7 @@ pub struct Games {
     metrics: Arc<Metrics>,
     news: Arc<NewsBus>,
     ratings: Arc<Ratings>,
+    cluster: Arc<Cluster>,
     registry: Mutex<Registry>,
     /// How long a finished game stays in memory.
     finished_kept: Duration,
@@ -93,6 +103,7 @@ impl Games {
         news: Arc<NewsBus>,
         ratings: Arc<Ratings>,
         finished_kept: Duration,
+        cluster: Arc<Cluster>,
     ) -> Arc<Games> {
         let games = Arc::new(Games {
             store,
@@ -100,10 +111,16 @@ impl Games {
             metrics,
             news: news.clone(),
             ratings,
+            cluster: cluster.clone(),
             registry: Mutex::default(),
             finished_kept,
         });
         news.subscribe(Arc::new(Evict(Arc::downgrade(&games))));
+        let hears: Weak<dyn Hears> = Arc::downgrade(&games) as Weak<Games>;
+        cluster.subscribe(hears);
+        if cluster.is_multi() {
+            tokio::spawn(adopt_orphans(Arc::downgrade(&games)));
+        }
         games
     }
 
@@ -111,46 +128,110 @@ impl Games {
         self.registry.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Resumes every unfinished game in the store (after a restart): the player on
-    /// move is charged up to `down_since` (the last heartbeat), not for the time
-    /// the server was down. A game that cannot be read is left where it is.
-    pub async fn recover(&self, down_since: Option<u64>) -> Result<usize, ApiError> {
-        let mut resumed = 0;
-        for stored in self.store.live_games().await? {
-            match self.rebuild(&stored).await {
-                Ok((game, white, black)) => {
-                    let speed = game.setup().time_control.speed();
-                    let white = self.ratings.player(white.id, white.name, speed).await;
-                    let black = self.ratings.player(black.id, black.name, speed).await;
-                    let info = GameInfo {
-                        id: stored.id.clone(),
-                        white,
-                        black,
-                        setup: game.setup().clone(),
-                        created_at: stored.created_at as u64,
-                        rated: stored.rated,
-                        source: GameSource::from_stored(&stored.source),
-                    };
-                    self.launch(info, game, Start::Recovering { down_since });
-                    resumed += 1;
+    /// Adopts the unfinished games nobody runs: after a restart, those of the
+    /// last run (on one node); with several, those of nodes that were lost. The
+    /// player on move is charged up to when their last runner was last seen
+    /// (its heartbeat or lease), not for the outage. A game that cannot be read
+    /// is left where it is. How many were adopted.
+    pub async fn adopt(&self) -> Result<usize, ApiError> {
+        let mut adopted = 0;
+        loop {
+            let orphans = self.store.take_over(ADOPT_AT_ONCE).await?;
+            let more = orphans.len() as i64 == ADOPT_AT_ONCE;
+            for orphan in orphans {
+                let stored = orphan.game;
+                let down_since = orphan.last_seen.map(|at| at as u64);
+                match self.rebuild(&stored).await {
+                    Ok((game, white, black)) => {
+                        if let Some(handle) = self.live(&stored.id) {
+                            handle.note(Note::Adopt {
+                                game: Box::new(game),
+                                down_since,
+                            });
+                        } else {
+                            let info = self.info_of(&stored, &game, white, black).await;
+                            self.launch(info, game, Start::Recovering { down_since });
+                        }
+                        adopted += 1;
+                    }
+                    Err(e) => tracing::error!("cannot resume game {}: {e}", stored.id),
                 }
-                Err(e) => tracing::error!("cannot resume game {}: {e}", stored.id),
+            }
+            if !more {
+                return Ok(adopted);
             }
         }
-        Ok(resumed)
+    }
+
+    /// Looks at which nodes run (and so which is the hub), and forgets the
+    /// connections to games held on nodes that are no longer running (their
+    /// players reconnect elsewhere).
+    async fn forget_lost_nodes(&self) {
+        let running = match self.store.running_nodes().await {
+            Ok(running) => running,
+            Err(e) => {
+                tracing::warn!("looking for running nodes: {e}");
+                return;
+            }
+        };
+        self.cluster.running(&running);
+        let running: Vec<i64> = running.iter().map(|l| l.generation).collect();
+        let handles: Vec<GameHandle> = self.registry().games.values().cloned().collect();
+        for handle in handles {
+            handle.seats.keep_nodes(&running);
+        }
+    }
+
+    /// What does not change in a stored game, its players rated as they stand.
+    async fn info_of(
+        &self,
+        stored: &StoredGame,
+        game: &Game,
+        white: Player,
+        black: Player,
+    ) -> GameInfo {
+        let speed = game.setup().time_control.speed();
+        let white = self.ratings.player(white.id, white.name, speed).await;
+        let black = self.ratings.player(black.id, black.name, speed).await;
+        GameInfo {
+            id: stored.id.clone(),
+            white,
+            black,
+            setup: game.setup().clone(),
+            created_at: stored.created_at as u64,
+            rated: stored.rated,
+            source: GameSource::from_stored(&stored.source),
+        }
+    }
+
+    fn context(&self) -> Context {
+        Context {
+            writer: self.writer.clone(),
+            store: self.store.clone(),
+            cluster: self.cluster.clone(),
+            metrics: self.metrics.clone(),
+            news: self.news.clone(),
+        }
     }
 
     fn launch(&self, info: GameInfo, game: Game, start: Start) -> GameHandle {
-        let handle = actor::spawn(
-            self.writer.clone(),
-            self.metrics.clone(),
-            self.news.clone(),
-            info,
-            game,
-            start,
-        );
+        let handle = actor::spawn(self.context(), info, game, start);
         self.registry().insert(handle.clone());
         handle
+    }
+
+    /// A copy of a game another node owns, followed here from now on (the
+    /// one already followed, if another request made it meanwhile).
+    async fn follow(&self, stored: &StoredGame) -> Result<GameHandle, ApiError> {
+        let (game, white, black) = self.rebuild(stored).await?;
+        let info = self.info_of(stored, &game, white, black).await;
+        let mut registry = self.registry();
+        if let Some(handle) = registry.games.get(&stored.id) {
+            return Ok(handle.clone());
+        }
+        let handle = actor::spawn(self.context(), info, game, Start::Following);
+        registry.insert(handle.clone());
+        Ok(handle)
     }
 
     /// Starts a new game between two users (rated as they stand at its speed) and
@@ -164,6 +245,14 @@ impl Games {
         rated: bool,
         source: GameSource,
     ) -> Result<GameHandle, ApiError> {
+        if source.tournament().is_some() && !self.cluster.is_hub() {
+            // A hub that was paused past its lease and came back: the new hub
+            // directs the tournaments now.
+            return Err(ApiError::Unavailable {
+                message: "tournaments are directed by another node now".into(),
+                retry_after_ms: 1_000,
+            });
+        }
         let speed = setup.time_control.speed();
         let white = self.ratings.player(white.0, white.1, speed).await;
         let black = self.ratings.player(black.0, black.1, speed).await;
@@ -277,6 +366,9 @@ impl Games {
             return Ok(Found::Live(handle));
         }
         match self.store.game(id).await? {
+            Some(stored) if !stored.finished && self.cluster.is_multi() => {
+                Ok(Found::Live(self.follow(&stored).await?))
+            }
             Some(stored) => Ok(Found::Stored(Arc::new(self.stored_view(&stored).await?))),
             None => Err(ApiError::NotFound(format!("game {id}"))),
         }
@@ -289,9 +381,36 @@ impl Games {
             return Ok(handle);
         }
         match self.store.game(id).await? {
+            Some(stored) if !stored.finished && self.cluster.is_multi() => {
+                self.follow(&stored).await
+            }
             Some(_) => Err(ApiError::game_over()),
             None => Err(ApiError::NotFound(format!("game {id}"))),
         }
+    }
+
+    /// The games `user` is playing now, on any node (those another node owns
+    /// are followed here from now on).
+    pub async fn playing(&self, user: i64) -> Result<Vec<GameHandle>, ApiError> {
+        let mut games = self.of_user(user);
+        if !self.cluster.is_multi() {
+            return Ok(games);
+        }
+        let filter = GameFilter {
+            ongoing: true,
+            limit: 100,
+            ..GameFilter::default()
+        };
+        for id in self.store.game_ids_of_user(user, &filter).await? {
+            if games.iter().all(|g| g.id() != id) {
+                if let Ok(Found::Live(handle)) = self.find(&id).await {
+                    if !handle.is_finished() {
+                        games.push(handle);
+                    }
+                }
+            }
+        }
+        Ok(games)
     }
 
     /// The games `user` is playing now.
@@ -329,23 +448,108 @@ impl Games {
     }
 }
 
+/// What other nodes say of games followed here.
+impl Hears for Games {
+    fn heard(&self, message: &Message) {
+        match message {
+            Message::Grew { games, .. } => {
+                let registry = self.registry();
+                for growth in games {
+                    if let Some(handle) = registry.games.get(&growth.game) {
+                        handle.note(Note::Grew(growth.clone()));
+                    }
+                }
+            }
+            Message::Chat {
+                game,
+                room,
+                username,
+                text,
+                ..
+            } => {
+                let room = match room.as_str() {
+                    "player" => Room::Player,
+                    _ => Room::Spectator,
+                };
+                if let Some(handle) = self.live(game) {
+                    handle.say(ChatLine {
+                        room,
+                        username: username.clone(),
+                        text: text.clone(),
+                    });
+                }
+            }
+            Message::Presence {
+                from,
+                game,
+                white,
+                connected,
+            } => {
+                if let Some(handle) = self.live(game) {
+                    let color = if *white { Color::White } else { Color::Black };
+                    handle.seats.elsewhere(*from, color, *connected);
+                }
+            }
+            Message::PresenceAsked { game, .. } => {
+                if let Some(handle) = self.live(game) {
+                    handle.seats.asked();
+                }
+            }
+            Message::User { .. } | Message::Token { .. } | Message::ChallengeGone { .. } => {}
+        }
+    }
+
+    fn gap(&self) {
+        for handle in self.registry().games.values() {
+            handle.note(Note::Resync);
+        }
+    }
+}
+
+/// Adopts, every second while the server runs, the games of nodes that were
+/// lost.
+async fn adopt_orphans(games: Weak<Games>) {
+    let every = Duration::from_secs(1);
+    loop {
+        tokio::time::sleep(every).await;
+        let Some(games) = games.upgrade() else {
+            return;
+        };
+        games.forget_lost_nodes().await;
+        match games.adopt().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("adopted {n} games of a node that was lost"),
+            Err(e) => tracing::warn!("looking for games to adopt: {e}"),
+        }
+    }
+}
+
 /// Lets a finished game go from memory after [`Games::finished_kept`].
 struct Evict(Weak<Games>);
 
-impl Subscriber for Evict {
-    fn finished(&self, view: Arc<View>) -> Effect {
+impl Evict {
+    fn later(&self, view: Arc<View>) {
         let games = self.0.clone();
-        Box::pin(async move {
-            let Some(kept) = games.upgrade().map(|g| g.finished_kept) else {
-                return;
-            };
-            // Not awaited by the other effects of this game's end.
-            tokio::spawn(async move {
-                tokio::time::sleep(kept).await;
-                if let Some(games) = games.upgrade() {
-                    games.registry().remove(view.id());
-                }
-            });
-        })
+        let Some(kept) = games.upgrade().map(|g| g.finished_kept) else {
+            return;
+        };
+        tokio::spawn(async move {
+            tokio::time::sleep(kept).await;
+            if let Some(games) = games.upgrade() {
+                games.registry().remove(view.id());
+            }
+        });
+    }
+}
+
+impl Subscriber for Evict {
+    fn followed_to_end(&self, view: &Arc<View>) {
+        self.later(view.clone());
+    }
+
+    fn finished(&self, view: Arc<View>) -> Effect {
+        // Not awaited by the other effects of this game's end.
+        self.later(view);
+        Box::pin(async {})
     }
 }

@@ -4,12 +4,13 @@
 //! the revocation is answered, so no request after it is served with it.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use caissa_store::{Store, StoredToken, User};
 
 use crate::auth::{self, Scope};
+use crate::cluster::{Cluster, Hears, Message};
 use crate::http::error::ApiError;
 
 /// How long a bearer token's user is remembered.
@@ -24,15 +25,21 @@ pub type Known = (User, String);
 pub struct Tokens {
     store: Store,
     cache: TokenCache,
+    cluster: Arc<Cluster>,
 }
 
 impl Tokens {
-    /// Tokens kept in `store`.
-    pub fn new(store: Store) -> Tokens {
-        Tokens {
+    /// Tokens kept in `store`; a revocation is told to the other nodes, which
+    /// forget the token too.
+    pub fn new(store: Store, cluster: Arc<Cluster>) -> Arc<Tokens> {
+        let tokens = Arc::new(Tokens {
             store,
             cache: TokenCache::default(),
-        }
+            cluster: cluster.clone(),
+        });
+        let hears: Weak<dyn Hears> = Arc::downgrade(&tokens) as Weak<Tokens>;
+        cluster.subscribe(hears);
+        tokens
     }
 
     /// The user and scopes of a token; `Unauthorized` if it is unknown (or revoked).
@@ -83,7 +90,27 @@ impl Tokens {
     pub async fn revoke(&self, user: i64, hash: &str) -> Result<bool, ApiError> {
         let revoked = self.store.delete_token(user, hash).await?;
         self.cache.forget(hash);
+        self.cluster.tell(Message::Token {
+            from: self.cluster.generation(),
+            hash: hash.to_string(),
+        });
         Ok(revoked)
+    }
+}
+
+/// Revocations on other nodes; after a gap in what was heard, every token is
+/// looked up again.
+impl Hears for Tokens {
+    fn heard(&self, message: &Message) {
+        if let Message::Token { hash, .. } = message {
+            self.cache.forget(hash);
+        }
+    }
+
+    fn gap(&self) {
+        let mut seen = self.cache.lock();
+        seen.epoch += 1;
+        seen.tokens.clear();
     }
 }
 
