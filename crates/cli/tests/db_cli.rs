@@ -25,6 +25,15 @@ fn succeeds(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Stops a server as an operator does (SIGTERM) and waits for it to exit.
+fn stop(mut server: support::ServerProcess) {
+    let pid = server.0.id().to_string();
+    let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(sent.success());
+    let status = server.0.wait().unwrap();
+    assert!(status.success(), "the server exited with {status}");
+}
+
 fn fails(args: &[&str]) -> String {
     let out = run(args);
     assert!(!out.status.success(), "caissa {args:?} succeeded");
@@ -111,19 +120,19 @@ fn migrate_moves_an_installation_to_postgres_and_a_server_there_serves_it() {
     assert!(pgn.contains("1. e4 e5 2. Nf3"), "{pgn}");
     let (status, body) = post(port, &format!("/api/board/game/{id}/move/b8c6"), &boris);
     assert_eq!(status, 200, "{body}");
-    // A second server on the same PostgreSQL database is refused, and so is a
-    // migration into it while it runs.
-    let second = fails(&[
-        "serve",
-        "--addr",
-        &format!("127.0.0.1:{}", free_port()),
-        "--db",
-        &pg,
-    ]);
-    assert!(second.contains("already using"), "{second}");
+    // A second server on the same PostgreSQL database joins it as another
+    // node and serves the same installation; a migration into it is refused
+    // while any node runs.
+    let second_port = free_port();
+    let second = start(&pg, second_port);
+    let (status, pgn) = get(second_port, &format!("/game/export/{id}"), &anna);
+    assert_eq!(status, 200, "{pgn}");
+    assert!(pgn.contains("2. Nf3 Nc6"), "{pgn}");
     let busy = fails(&["db", "migrate", "--from", &sqlite, "--to", &pg]);
     assert!(busy.contains("stop it first"), "{busy}");
-    drop(server);
+    // Stopped as an operator stops them (SIGTERM), the nodes leave at once.
+    stop(second);
+    stop(server);
     // And back to a new SQLite file, the fourth move included.
     let back = scratch::sqlite_url("migrate-back");
     let said = succeeds(&["db", "migrate", "--from", &pg, "--to", &back]);

@@ -90,7 +90,11 @@ pub struct Args {
     #[arg(long, default_value_t = 60)]
     moves: usize,
     /// Test the server running at HOST:PORT (loopback addresses only) instead of one
-    /// started in this process.
+    /// started in this process; several nodes of one installation as
+    /// HOST:PORT,HOST:PORT,...: each player is connected to one of them in turn
+    /// (the two players of a game to different nodes, unless --http2 puts them on
+    /// one connection) and each game is accepted on the node after the one its
+    /// challenge was made on.
     #[arg(long)]
     addr: Option<String>,
     /// Database URL (sqlite://<path> or postgres://...). With --addr: the running server's database, in
@@ -202,7 +206,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let target = args
         .addr
         .as_deref()
-        .map(limits::loopback_addr)
+        .map(|list| {
+            list.split(',')
+                .map(|one| limits::loopback_addr(one.trim()))
+                .collect::<anyhow::Result<Vec<_>>>()
+        })
         .transpose()?;
     let server_proc = match args.server_pid {
         None => target.is_none().then(|| PathBuf::from("/proc/self")),
@@ -331,7 +339,7 @@ struct Plan {
     seed: u64,
     deadline: Instant,
     /// The running server to test; `None`: start one in this process.
-    target: Option<SocketAddr>,
+    target: Option<Vec<SocketAddr>>,
     db_url: String,
     /// The server's `/proc/<pid>` directory, if known (`/proc/self` in-process).
     server_proc: Option<PathBuf>,
@@ -351,6 +359,14 @@ impl Plan {
     /// The HTTP/2 connection (index) player `a` speaks through.
     fn connection_of(&self, a: usize) -> usize {
         a / self.http2_players
+    }
+
+    /// Which of `nodes` player `a` talks to (its connection's, with HTTP/2).
+    fn node_of(&self, a: usize, nodes: usize) -> usize {
+        match self.connections {
+            Some(_) => self.connection_of(a) % nodes,
+            None => a % nodes,
+        }
     }
 }
 
@@ -397,7 +413,7 @@ fn http_clients(plan: &Plan) -> anyhow::Result<Vec<reqwest::Client>> {
 }
 
 fn execute(plan: &Plan) -> anyhow::Result<Report> {
-    let server_rt = match plan.target {
+    let server_rt = match &plan.target {
         None => Some(runtime("lt-server")?),
         Some(_) => None,
     };
@@ -418,12 +434,12 @@ fn execute(plan: &Plan) -> anyhow::Result<Report> {
                 .context("timed out creating the accounts")?
         })?;
         let accounts_time = t.elapsed();
-        let addr = match (&server_rt, plan.target) {
-            (Some(rt), _) => rt.block_on(start_server(store.clone()))?,
-            (None, Some(addr)) => addr,
+        let addrs = match (&server_rt, &plan.target) {
+            (Some(rt), _) => vec![rt.block_on(start_server(store.clone()))?],
+            (None, Some(addrs)) => addrs.clone(),
             (None, None) => unreachable!("a target or a server"),
         };
-        let (mut report, games) = client_rt.block_on(drive(plan, addr, accounts))?;
+        let (mut report, games) = client_rt.block_on(drive(plan, &addrs, accounts))?;
         report.accounts_time = accounts_time;
         eprintln!("loadtest: checking the stored moves");
         report.durability = store_rt.block_on(verify(&store, &games))?;
@@ -503,16 +519,16 @@ async fn create_accounts(store: &Store, count: usize) -> anyhow::Result<Vec<Acco
 /// that order.
 async fn connect_players(
     plan: &Plan,
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     clients: &[reqwest::Client],
     games: &[Arc<GameSlot>],
     accounts: &[Account],
 ) -> anyhow::Result<Vec<Link>> {
-    let base = format!("http://{addr}");
-    // The HTTP/2 connections the sockets share.
+    let bases: Vec<String> = addrs.iter().map(|addr| format!("http://{addr}")).collect();
+    // The HTTP/2 connections the sockets share (connection i to node i).
     let sockets_h2 = match (plan.api, plan.connections) {
         (Api::Socket, Some(n)) => futures_util::stream::iter(0..n)
-            .map(|_| socket::Http2::connect(addr))
+            .map(|i| socket::Http2::connect(addrs[i % addrs.len()]))
             .buffered(SETUP_CONCURRENCY)
             .collect::<Vec<_>>()
             .await
@@ -521,12 +537,14 @@ async fn connect_players(
             .context("opening the HTTP/2 connections")?,
         _ => Vec::new(),
     };
-    let (base, sockets_h2) = (&base, &sockets_h2);
+    let (bases, sockets_h2) = (&bases, &sockets_h2);
     let players = games.iter().flat_map(|g| [g.white, g.black]);
     futures_util::stream::iter(players)
         .map(|a| {
             let game = &games[a / 2];
             let token = &accounts[a].token;
+            let node = plan.node_of(a, addrs.len());
+            let (addr, base) = (addrs[node], &bases[node]);
             let opening = async move {
                 let link = match (plan.api, plan.connections) {
                     (Api::Socket, h2) => {
@@ -566,21 +584,25 @@ async fn connect_players(
 /// Returns the measurements and the games (for the durability check).
 async fn drive(
     plan: &Plan,
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     accounts: Vec<Account>,
 ) -> anyhow::Result<(Report, Vec<Arc<GameSlot>>)> {
     let deadline = tokio::time::Instant::from_std(plan.deadline);
     let clients = http_clients(plan)?;
     let client = &clients[0];
-    let base = format!("http://{addr}");
-    let health = client
-        .get(format!("{base}/healthz"))
-        .send()
-        .await
-        .with_context(|| format!("no server at {addr}"))?;
-    if !health.status().is_success() {
-        bail!("{base}/healthz answered {}", health.status());
+    let bases: Vec<String> = addrs.iter().map(|addr| format!("http://{addr}")).collect();
+    for (addr, base) in addrs.iter().zip(&bases) {
+        let health = client
+            .get(format!("{base}/healthz"))
+            .send()
+            .await
+            .with_context(|| format!("no server at {addr}"))?;
+        if !health.status().is_success() {
+            bail!("{base}/healthz answered {}", health.status());
+        }
     }
+    let base = &bases[0];
+    let node = |g: usize| &bases[g % bases.len()];
     let rss = || {
         plan.server_proc
             .as_deref()
@@ -592,7 +614,7 @@ async fn drive(
     let before_games = rss();
     let t = Instant::now();
     let creating = futures_util::stream::iter(0..plan.games)
-        .map(|g| create_game(&clients[g % clients.len()], &base, &accounts, g, plan))
+        .map(|g| create_game(&clients[g % clients.len()], node(g), &accounts, g, plan))
         .buffer_unordered(SETUP_CONCURRENCY)
         .collect::<Vec<_>>();
     let mut games = tokio::time::timeout_at(deadline, creating)
@@ -605,7 +627,7 @@ async fn drive(
     // online rules' deadline for its first move) starts when it is accepted, so
     // a slow disk making the challenges cannot make early games expire.
     let accepting = futures_util::stream::iter(games.iter().enumerate())
-        .map(|(g, game)| accept_game(&clients[g % clients.len()], &base, &accounts, game))
+        .map(|(g, game)| accept_game(&clients[g % clients.len()], node(g + 1), &accounts, game))
         .buffer_unordered(SETUP_CONCURRENCY)
         .collect::<Vec<_>>();
     tokio::time::timeout_at(deadline, accepting)
@@ -623,7 +645,7 @@ async fn drive(
     };
     eprintln!("loadtest: opening {} {what}", 2 * plan.games);
     let t = Instant::now();
-    let connecting = connect_players(plan, addr, &clients, &games, &accounts);
+    let connecting = connect_players(plan, addrs, &clients, &games, &accounts);
     let links = tokio::time::timeout_at(deadline, connecting)
         .await
         .with_context(|| format!("timed out opening the {what}"))??;
@@ -716,7 +738,7 @@ async fn drive(
     let resigned = match plan.target {
         Some(_) if !unfinished.is_empty() => {
             eprintln!("loadtest: resigning {} unfinished games", unfinished.len());
-            Some(resign(&clients, &base, &games, &accounts, &unfinished).await)
+            Some(resign(&clients, base, &games, &accounts, &unfinished).await)
         }
         _ => None,
     };
@@ -769,7 +791,7 @@ async fn drive(
         .clone();
     Ok((
         Report {
-            addr,
+            addrs: addrs.to_vec(),
             db_url: plan.db_url.clone(),
             accounts_time: Duration::ZERO,
             games_time,

@@ -40,7 +40,7 @@ impl Latencies {
 
 /// Everything measured, for the summary.
 pub(super) struct Report {
-    pub addr: SocketAddr,
+    pub addrs: Vec<SocketAddr>,
     pub db_url: String,
     pub accounts_time: Duration,
     pub games_time: Duration,
@@ -103,9 +103,19 @@ impl Report {
     /// The summary table.
     pub(super) fn table(&self, plan: &Plan) -> String {
         let mut rows: Vec<(&str, String)> = Vec::new();
-        let target = match plan.target {
-            None => format!("in-process server at {} ({})", self.addr, self.db_url),
-            Some(_) => format!("server at {} (accounts in {})", self.addr, self.db_url),
+        let addrs: Vec<String> = self.addrs.iter().map(ToString::to_string).collect();
+        let target = match (&plan.target, addrs.len()) {
+            (None, _) => format!(
+                "in-process server at {} ({})",
+                addrs.join(", "),
+                self.db_url
+            ),
+            (Some(_), 1) => format!("server at {} (accounts in {})", addrs[0], self.db_url),
+            (Some(_), n) => format!(
+                "{n} nodes at {} (accounts in {})",
+                addrs.join(", "),
+                self.db_url
+            ),
         };
         rows.push(("target", target));
         rows.push((

@@ -39,6 +39,15 @@ pub struct Args {
     /// either way.
     #[arg(long, env = "CAISSA_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
+    /// With several nodes on one PostgreSQL database: where the other nodes
+    /// reach this one, `host:port` (default: the address listened on, or
+    /// 127.0.0.1 and its port when listening on every interface).
+    #[arg(long, env = "CAISSA_NODE_ADDRESS")]
+    node_address: Option<String>,
+    /// With several nodes: seconds a node's lease lasts unrenewed; a node lost
+    /// for this long has its games adopted by the others.
+    #[arg(long, env = "CAISSA_LEASE_SECS", default_value_t = 5.0)]
+    lease_secs: f64,
 }
 
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -61,6 +70,15 @@ impl Args {
     }
 }
 
+/// A lease of `secs` seconds: at least 0.5 s (renewed every third of it, so a
+/// shorter one would be lost to one slow database round trip), at most a day.
+fn lease(secs: f64) -> anyhow::Result<std::time::Duration> {
+    if !(0.5..=86_400.0).contains(&secs) {
+        anyhow::bail!("--lease-secs: a lease lasts 0.5 to 86400 seconds, not {secs}");
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
 /// Runs until Ctrl-C.
 pub fn run(args: Args) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -80,6 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         limit_loopback: args.limit_loopback,
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout_secs.max(1)),
         max_connections: args.max_connections,
+        node_address: args.node_address,
+        lease_ttl: lease(args.lease_secs)?,
         ..caissa_server::Config::default()
     };
     let runtime = if args.threads == 1 {

@@ -39,10 +39,20 @@ impl Drop for ServerProcess {
 }
 
 pub fn start(db: &str, port: u16) -> ServerProcess {
+    start_with(db, port, &[])
+}
+
+/// `caissa serve` on `port` with more arguments, once it answers.
+pub fn start_with(db: &str, port: u16, more: &[&str]) -> ServerProcess {
     let child = Command::new(BIN)
         .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
+        .args(more)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        // CAISSA_TEST_SERVER_LOG=1 shows the servers' logs.
+        .stderr(match std::env::var_os("CAISSA_TEST_SERVER_LOG") {
+            Some(_) => Stdio::inherit(),
+            None => Stdio::null(),
+        })
         .spawn()
         .unwrap();
     let mut server = ServerProcess(child);
