@@ -536,3 +536,78 @@ async fn the_lobby_is_one_for_every_node_and_moves_on_when_its_node_is_lost() {
     // And the game of the lost node goes on there.
     assert_eq!(play(&b, &game, "e7e5", boris).await.0 .0, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_rate_limit_is_one_budget_whatever_node_they_use() {
+    let Some(db) = scratch::postgres_url("cluster_limits").await.unwrap() else {
+        return;
+    };
+    drop(caissa_store::Store::open(&db).await.unwrap());
+    let tokens = accounts(&db, &["Anna".into(), "Boris".into()]).await;
+    let (anna, boris) = (&tokens["Anna"], &tokens["Boris"]);
+    let (_a_server, a) = node(&db);
+    let (_b_server, b) = node(&db);
+    let game = start_game(&a, anna, boris).await;
+    let chat = format!("/api/board/game/{game}/chat");
+    let line = |n: usize| {
+        [
+            ("room", "player".to_string()),
+            ("text", format!("line {n}")),
+        ]
+    };
+    // Five chat lines at once is the budget (then one every 2 s): all five
+    // said on node A...
+    for n in 0..5 {
+        let (status, body) = a.post(&chat, anna, &line(n)).await;
+        assert_eq!(status, 200, "line {n} on A: {body}");
+    }
+    // ... and node B knows it within a tenth of a second or so.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, body) = b.post(&chat, anna, &line(5)).await;
+    assert_eq!(status, 429, "a sixth line at once on B: {body}");
+    assert!(body["error"].as_str().unwrap().contains("chat"), "{body}");
+    // Boris's budget is his own.
+    let (status, body) = b
+        .post(
+            &chat,
+            boris,
+            &[("room", "player".into()), ("text", "hi".into())],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // A token comes back after 2 s, on either node.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let (status, body) = b.post(&chat, anna, &line(6)).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tv_shows_the_best_game_whichever_node_plays_it() {
+    let Some(db) = scratch::postgres_url("cluster_tv").await.unwrap() else {
+        return;
+    };
+    drop(caissa_store::Store::open(&db).await.unwrap());
+    let tokens = accounts(&db, &["Anna".into(), "Boris".into()]).await;
+    let (anna, boris) = (&tokens["Anna"], &tokens["Boris"]);
+    // Node A is the hub (it keeps TV); the game is started on, and owned by,
+    // node B, and nobody on A has looked at it.
+    let (_a_server, a) = node(&db);
+    let (_b_server, b) = node(&db);
+    let game = start_game(&b, anna, boris).await;
+    play(&b, &game, "e2e4", anna).await;
+    for api in [&a, &b] {
+        let (status, tv) = api.get_json("/api/tv").await;
+        assert_eq!(status, 200, "{tv}");
+        assert_eq!(tv["id"], game, "{tv}");
+        let (status, channels) = api.get_json("/api/tv/channels").await;
+        assert_eq!(status, 200, "{channels}");
+        let shown = channels.as_object().unwrap().values();
+        assert!(
+            shown.map(|c| &c["gameId"]).any(|id| *id == game),
+            "{channels}"
+        );
+    }
+    // What a node asks another is for the nodes only.
+    let (status, body) = b.get_json("/internal/on-board").await;
+    assert_eq!(status, 403, "{body}");
+}

@@ -3,7 +3,7 @@
 //! third of its time to live, taken again under a new generation if it ever
 //! ran out), tells the others what changed through the database's
 //! `LISTEN/NOTIFY` — a game's log grew, a line for a user's event stream, a
-//! chat line, a revoked token — and forwards a player's action to the node
+//! chat line, a revoked token, rate-limit tokens taken — and forwards a player's action to the node
 //! that owns the game, over HTTP, with the installation's shared secret.
 //!
 //! One running node, the oldest (lowest generation), is the hub: it keeps
@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use crate::http::error::{ApiError, WireError};
+use crate::http::limits::{RateLimits, Spent};
 
 /// The header a node shows another when it forwards a request.
 pub const SECRET_HEADER: &str = "x-caissa-cluster";
@@ -98,6 +99,13 @@ pub enum Message {
         /// The token's hash.
         hash: String,
     },
+    /// Rate-limit tokens taken on the sender: take them here too.
+    Spent {
+        /// The sender's generation.
+        from: i64,
+        /// The buckets and how much of each.
+        spent: Vec<Spent>,
+    },
 }
 
 impl Message {
@@ -109,7 +117,8 @@ impl Message {
             | Message::ChallengeGone { from, .. }
             | Message::Presence { from, .. }
             | Message::PresenceAsked { from, .. }
-            | Message::Token { from, .. } => *from,
+            | Message::Token { from, .. }
+            | Message::Spent { from, .. } => *from,
         }
     }
 }
@@ -161,6 +170,22 @@ pub enum Forwarded {
         /// What they do.
         action: ArbiterAction,
     },
+}
+
+/// How often a node tells the others the rate-limit tokens it took.
+const SPENT_EVERY: Duration = Duration::from_millis(100);
+/// Buckets in one `Spent` message (about 60 bytes each).
+const SPENT_PER_MESSAGE: usize = 100;
+
+/// Takes what other nodes took out of the rate limits.
+struct SharedLimits(Arc<RateLimits>);
+
+impl Hears for SharedLimits {
+    fn heard(&self, message: &Message) {
+        if let Message::Spent { spent, .. } = message {
+            self.0.charge(spent);
+        }
+    }
 }
 
 /// This node's place among several.
@@ -339,6 +364,49 @@ impl Cluster {
         Some((hub.address, &node.relay, &node.secret))
     }
 
+    /// Asks every other running node `GET path` (an `/internal/` route that
+    /// answers a JSON list) and gathers their lists; a node that does not
+    /// answer within 2 s is left out (and logged). Nothing on one node alone.
+    pub async fn ask_nodes<T: serde::de::DeserializeOwned>(&self, path: &str) -> Vec<T> {
+        let Some(node) = &self.node else {
+            return Vec::new();
+        };
+        let nodes = match self.store.running_nodes().await {
+            Ok(nodes) => nodes,
+            Err(e) => {
+                tracing::warn!("asking the other nodes {path}: {e}");
+                return Vec::new();
+            }
+        };
+        let me = self.generation();
+        let asked = nodes
+            .iter()
+            .filter(|n| n.generation != me)
+            .map(|n| async move {
+                let answer = self
+                    .client
+                    .get(format!("http://{}{path}", n.address))
+                    .header(SECRET_HEADER, &node.secret)
+                    .timeout(Duration::from_secs(2))
+                    .send()
+                    .await
+                    .and_then(|r| r.error_for_status());
+                match answer {
+                    Ok(response) => response.json::<Vec<T>>().await.map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                }
+                .unwrap_or_else(|e| {
+                    tracing::warn!("node {} ({}) on {path}: {e}", n.generation, n.address);
+                    Vec::new()
+                })
+            });
+        futures_util::future::join_all(asked)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
     /// The lease's time to live (how long a lost node's games wait).
     pub fn ttl(&self) -> Option<Duration> {
         self.node.as_ref().map(|n| n.ttl)
@@ -364,6 +432,37 @@ impl Cluster {
         if let Some(node) = &self.node {
             let _ = node.outbox.send(message);
         }
+    }
+
+    /// Shares `limits`' budgets with the other nodes: what is taken here is
+    /// told to them every [`SPENT_EVERY`], and what they take is taken here.
+    /// Nothing on one node alone.
+    pub fn share_limits(self: &Arc<Self>, limits: Arc<RateLimits>) {
+        if self.node.is_none() {
+            return;
+        }
+        limits.share();
+        let hearer = Arc::new(SharedLimits(limits));
+        let weak: Weak<dyn Hears> = Arc::downgrade(&hearer) as Weak<SharedLimits>;
+        self.subscribe(weak);
+        let cluster = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SPENT_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let Some(cluster) = cluster.upgrade() else {
+                    return;
+                };
+                let spent = hearer.0.take_spent();
+                for part in spent.chunks(SPENT_PER_MESSAGE) {
+                    cluster.tell(Message::Spent {
+                        from: cluster.generation(),
+                        spent: part.to_vec(),
+                    });
+                }
+            }
+        });
     }
 
     /// Tells the other nodes what these games' logs gained.

@@ -13,6 +13,7 @@ use caissa_store::Store;
 use crate::assets::Assets;
 use crate::cluster::Cluster;
 use crate::http::error::ApiError;
+use crate::http::limits::{Budget, Kind, RateLimits};
 use crate::live::news::NewsBus;
 use crate::live::view::now_ms;
 use crate::live::writer::Writer;
@@ -26,7 +27,6 @@ use crate::services::computer::Computer;
 use crate::services::events::UserEvents;
 use crate::services::exports::Exports;
 use crate::services::games::Games;
-use crate::services::limits::{Budget, Kind, RateLimits};
 use crate::services::lobby::Lobby;
 use crate::services::ratings::Ratings;
 use crate::services::tokens::Tokens;
@@ -151,6 +151,7 @@ impl AppState {
             config.lease_ttl,
         )
         .await?;
+        cluster.share_limits(limits.clone());
         let events = UserEvents::new(config.max_event_streams_per_user, cluster.clone());
         // Ratings first: the players hear that a game is over once it is rated.
         news.subscribe(ratings.clone());

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use caissa_server::services::limits::{Budget, Kind};
+use caissa_server::http::limits::{Budget, Kind};
 use caissa_server::Config;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;

@@ -141,6 +141,17 @@ impl Api {
         resp.text().await.ok()
     }
 
+    /// `GET path` with no token: the status and the JSON body (null if none).
+    pub async fn get_json(&self, path: &str) -> (u16, Value) {
+        match self.client.get(format!("{}{path}", self.base)).send().await {
+            Ok(resp) => {
+                let status = resp.status().as_u16();
+                (status, resp.json().await.unwrap_or(Value::Null))
+            }
+            Err(_) => (0, Value::Null),
+        }
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> Option<Value> {
         let mut request = self.client.get(format!("{}{path}", self.base));
         if let Some(token) = token {

@@ -5,6 +5,7 @@
 pub mod edges;
 pub mod error;
 pub mod fields;
+pub mod limits;
 pub mod log;
 pub mod peer;
 pub mod security;

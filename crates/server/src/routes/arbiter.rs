@@ -20,12 +20,12 @@ use utoipa_axum::routes;
 
 use crate::http::error::ApiError;
 use crate::http::fields::{Fields, Params};
+use crate::http::limits::{Kind, RateLimits};
 use crate::live::view::View;
 use crate::protocol::lichess;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
 use crate::routes::session::Authed;
 use crate::services::arbiters::Arbiters;
-use crate::services::limits::{Kind, RateLimits};
 use crate::state::AppState;
 
 /// The fields of an arbiter's action; which ones an action needs is listed with

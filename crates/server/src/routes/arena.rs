@@ -20,6 +20,7 @@ use utoipa_axum::routes;
 use crate::domain::tournament::{Conditions, Record, Spec, Status, System};
 use crate::http::error::ApiError;
 use crate::http::fields::Fields;
+use crate::http::limits::RateLimits;
 use crate::live::view::now_ms;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
 use crate::routes::session::Authed;
@@ -32,7 +33,6 @@ use crate::routes::tournaments::{
 use crate::services::accounts::Accounts;
 use crate::services::exports::Exports;
 use crate::services::games::Games;
-use crate::services::limits::RateLimits;
 use crate::services::tournaments::Tournaments;
 use crate::state::AppState;
 

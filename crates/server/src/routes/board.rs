@@ -15,6 +15,7 @@ use utoipa_axum::routes;
 
 use crate::http::error::ApiError;
 use crate::http::fields::{Fields, Params};
+use crate::http::limits::{Kind, RateLimits};
 use crate::live::handle::{GameHandle, Room};
 use crate::live::view::now_ms;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
@@ -23,7 +24,6 @@ use crate::services::accounts::Accounts;
 use crate::services::challenges::Challenges;
 use crate::services::chat::Chat;
 use crate::services::games::Games;
-use crate::services::limits::{Kind, RateLimits};
 use crate::state::AppState;
 
 /// A player's action on a game, answered once it is durable.

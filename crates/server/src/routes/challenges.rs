@@ -18,6 +18,7 @@ use crate::domain::challenge::{Challenge, Terms};
 use crate::domain::new_id;
 use crate::http::error::ApiError;
 use crate::http::fields::Fields;
+use crate::http::limits::{Kind, RateLimits};
 use crate::live::view::{now_ms, GameSource};
 use crate::protocol::lichess;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
@@ -28,7 +29,6 @@ use crate::services::arbiters::Arbiters;
 use crate::services::challenges::{Cancelled, Challenges};
 use crate::services::computer::Computer;
 use crate::services::games::Games;
-use crate::services::limits::{Kind, RateLimits};
 use crate::state::AppState;
 
 /// A challenge from the request's fields (the clock, colour, rated, ruleset,

@@ -26,7 +26,7 @@ use crate::routes::docs::ErrorBody;
 use crate::routes::session::Authed;
 use crate::services::accounts::Accounts;
 use crate::services::exports::Exports;
-use crate::services::games::Games;
+use crate::services::games::{Games, OnBoard};
 use crate::services::tournaments::Tournaments;
 use crate::state::AppState;
 
@@ -403,13 +403,15 @@ async fn tv(
             .top_board()
             .map(|b| b.game_id.clone())
             .ok_or_else(|| ApiError::NotFound(format!("a game being played in {tournament}")))?,
-        None => games
-            .live_views()
-            .into_iter()
-            .max_by_key(|v| v.moves.len())
-            .ok_or_else(|| ApiError::NotFound("a live game".into()))?
-            .id()
-            .to_string(),
+        None => {
+            games
+                .on_board_everywhere()
+                .await
+                .into_iter()
+                .max_by_key(|b| (b.plies, b.created_at))
+                .ok_or_else(|| ApiError::NotFound("a live game".into()))?
+                .id
+        }
     };
     let view = match games.live(&id) {
         Some(handle) => handle.view_now().await,
@@ -423,30 +425,29 @@ async fn tv(
 #[utoipa::path(get, path = "/api/tv/channels", tag = "games", security(()),
     responses((status = 200, description = "`{speed: {user, rating, gameId, color}}`", body = Object)))]
 async fn tv_channels(State(games): State<Arc<Games>>) -> Json<Value> {
-    let mut best: HashMap<&'static str, Arc<View>> = HashMap::new();
-    let strength = |v: &View| (v.info.white.rating + v.info.black.rating, v.moves.len());
-    for view in games.live_views() {
-        let speed = lichess::speed(&view.info.setup.time_control);
+    let mut best: HashMap<String, OnBoard> = HashMap::new();
+    let strength = |b: &OnBoard| (b.white.rating + b.black.rating, b.plies);
+    for board in games.on_board_everywhere().await {
         if best
-            .get(speed)
-            .is_none_or(|b| strength(&view) > strength(b))
+            .get(&board.speed)
+            .is_none_or(|b| strength(&board) > strength(b))
         {
-            best.insert(speed, view);
+            best.insert(board.speed.clone(), board);
         }
     }
     let mut channels = serde_json::Map::new();
-    for (speed, view) in best {
-        let (player, color) = if view.info.white.rating >= view.info.black.rating {
-            (&view.info.white, "white")
+    for (speed, board) in best {
+        let (player, color) = if board.white.rating >= board.black.rating {
+            (&board.white, "white")
         } else {
-            (&view.info.black, "black")
+            (&board.black, "black")
         };
         channels.insert(
-            speed.to_string(),
+            speed,
             json!({
                 "user": { "id": player.name.to_lowercase(), "name": player.name },
                 "rating": player.rating,
-                "gameId": view.info.id,
+                "gameId": board.id,
                 "color": color,
             }),
         );

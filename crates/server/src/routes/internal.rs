@@ -1,6 +1,7 @@
 //! Between nodes: a node forwards a player's or an arbiter's action on a game
-//! to the node that owns it, showing the installation's shared secret. Anyone
-//! else is refused (403).
+//! to the node that owns it, and the hub asks the others what they are
+//! playing (for TV), showing the installation's shared secret. Anyone else is
+//! refused (403).
 
 use std::sync::Arc;
 
@@ -14,12 +15,45 @@ use utoipa_axum::routes;
 use crate::cluster::{Cluster, Forwarded, SECRET_HEADER};
 use crate::http::error::ApiError;
 use crate::routes::docs::ErrorBody;
-use crate::services::games::Games;
+use crate::services::games::{Games, OnBoard};
 use crate::state::AppState;
 
 /// The routes nodes call on each other.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(forwarded))
+    OpenApiRouter::new()
+        .routes(routes!(forwarded))
+        .routes(routes!(on_board))
+}
+
+/// Refuses anyone but another node of this installation.
+fn only_nodes(cluster: &Cluster, headers: &HeaderMap) -> Result<(), ApiError> {
+    let secret = headers
+        .get(SECRET_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if cluster.is_node(secret) {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(
+            "only the other nodes of this installation call /internal/".into(),
+        ))
+    }
+}
+
+/// Between the nodes of one installation, not for clients: the games this
+/// node owns and are being played, in brief (the hub chooses TV's games from
+/// every node's), with the secret the nodes share in `X-Caissa-Cluster`.
+#[utoipa::path(get, path = "/internal/on-board", tag = "nodes", security(()),
+    responses(
+        (status = 200, description = "`[{id, speed, white: {name, rating}, black, plies, created_at}]`", body = Object),
+        (status = 403, description = "Not another node of this installation", body = ErrorBody)))]
+async fn on_board(
+    State(cluster): State<Arc<Cluster>>,
+    State(games): State<Arc<Games>>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<OnBoard>>, ApiError> {
+    only_nodes(&cluster, &headers)?;
+    Ok(Json(games.on_board_here()))
 }
 
 /// Between the nodes of one installation (several `caissa serve` on one
@@ -40,15 +74,8 @@ async fn forwarded(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    let secret = headers
-        .get(SECRET_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if !cluster.is_node(secret) {
-        return ApiError::Forbidden(
-            "only the other nodes of this installation call /internal/".into(),
-        )
-        .into_response();
+    if let Err(e) = only_nodes(&cluster, &headers) {
+        return e.into_response();
     }
     let answered = match serde_json::from_slice::<Forwarded>(&body) {
         Ok(forwarded) => act(&games, &id, forwarded).await,

@@ -19,12 +19,12 @@ use utoipa_axum::routes;
 use crate::domain::choice::{ColorChoice, VariantChoice};
 use crate::http::error::ApiError;
 use crate::http::fields::Fields;
+use crate::http::limits::{Kind, RateLimits};
 use crate::protocol::lichess;
 use crate::routes::docs::ErrorBody;
 use crate::routes::session::Authed;
 use crate::routes::streams::ndjson;
 use crate::routes::terms::{self, DelayType};
-use crate::services::limits::{Kind, RateLimits};
 use crate::services::lobby::{Lobby, SeekTerms};
 use crate::state::AppState;
 

@@ -28,6 +28,7 @@ use utoipa_axum::routes;
 
 use crate::auth;
 use crate::http::error::ApiError;
+use crate::http::limits::{Kind, RateLimits};
 use crate::http::security::same_origin;
 use crate::live::handle::{GameHandle, Presence, Room};
 use crate::live::view::{now_ms, View};
@@ -37,7 +38,6 @@ use crate::routes::docs::ErrorBody;
 use crate::routes::session::{bearer_token, cookie, SESSION_COOKIE};
 use crate::services::accounts::Accounts;
 use crate::services::games::{Found, Games};
-use crate::services::limits::{Kind, RateLimits};
 use crate::services::tokens::{Tokens, TOKEN_TTL};
 use crate::state::AppState;
 

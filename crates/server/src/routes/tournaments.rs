@@ -22,6 +22,7 @@ use utoipa_axum::routes;
 use crate::domain::tournament::{Conditions, Record, Spec, Status, System};
 use crate::http::error::ApiError;
 use crate::http::fields::Fields;
+use crate::http::limits::{Kind, RateLimits};
 use crate::live::view::now_ms;
 use crate::routes::docs::{ok, ErrorBody, OkBody};
 use crate::routes::games::{accepts, site_of};
@@ -32,7 +33,6 @@ use crate::routes::tournament_json::{featured_json, standings_json, tournament_j
 use crate::services::accounts::{is_guest, Accounts};
 use crate::services::exports::Exports;
 use crate::services::games::Games;
-use crate::services::limits::{Kind, RateLimits};
 use crate::services::tournaments::{hash_entry_password, Tournaments};
 use crate::state::AppState;
 

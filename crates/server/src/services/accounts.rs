@@ -14,8 +14,8 @@ use tokio::sync::Semaphore;
 
 use crate::auth;
 use crate::http::error::ApiError;
+use crate::http::limits::{Kind, RateLimits};
 use crate::live::view::now_ms;
-use crate::services::limits::{Kind, RateLimits};
 
 /// Failed logins allowed per name and source in a window.
 const MAX_FAILURES: u32 = 5;

@@ -10,10 +10,10 @@ use caissa_store::{Store, User};
 
 use crate::cluster::{Cluster, Message};
 use crate::http::error::ApiError;
+use crate::http::limits::{Kind, RateLimits};
 use crate::live::handle::{ChatLine, GameHandle, Room};
 use crate::live::view::now_ms;
 use crate::services::games::Games;
-use crate::services::limits::{Kind, RateLimits};
 
 /// The longest line, in characters (lichess's).
 pub const MAX_CHARS: usize = 140;

@@ -80,6 +80,44 @@ impl Registry {
     }
 }
 
+/// Where a node answers what it has on its boards (`/internal/` route).
+pub const ON_BOARD_PATH: &str = "/internal/on-board";
+
+/// A game being played, in brief (what TV chooses by).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct OnBoard {
+    /// The game.
+    pub id: String,
+    /// Its speed, as lichess names it (`blitz`, `rapid` ...).
+    pub speed: String,
+    /// White.
+    pub white: Seat,
+    /// Black.
+    pub black: Seat,
+    /// Plies played.
+    pub plies: usize,
+    /// When it began, ms since the Unix epoch.
+    pub created_at: u64,
+}
+
+/// A player on a board, in brief.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Seat {
+    /// The name.
+    pub name: String,
+    /// The rating at the game's speed when it began.
+    pub rating: u32,
+}
+
+impl Seat {
+    fn of(player: &Player) -> Seat {
+        Seat {
+            name: player.name.clone(),
+            rating: player.rating,
+        }
+    }
+}
+
 /// The live games of a server.
 pub struct Games {
     store: Store,
@@ -440,6 +478,37 @@ impl Games {
         views
     }
 
+    /// The games being played on every node, in brief, for TV: those this
+    /// node owns, and on several nodes what the others say they own (a node
+    /// that does not answer in time is left out).
+    pub async fn on_board_everywhere(&self) -> Vec<OnBoard> {
+        let mut boards = self.on_board_here();
+        if self.cluster.is_multi() {
+            boards.extend(self.cluster.ask_nodes::<OnBoard>(ON_BOARD_PATH).await);
+        }
+        boards
+    }
+
+    /// The games this node owns and are being played, in brief.
+    pub fn on_board_here(&self) -> Vec<OnBoard> {
+        let registry = self.registry();
+        registry
+            .games
+            .values()
+            .filter(|g| g.is_owned_here())
+            .map(|g| g.view())
+            .filter(|v| v.finish.is_none())
+            .map(|v| OnBoard {
+                id: v.info.id.clone(),
+                speed: crate::protocol::lichess::speed(&v.info.setup.time_control).to_string(),
+                white: Seat::of(&v.info.white),
+                black: Seat::of(&v.info.black),
+                plies: v.moves.len(),
+                created_at: v.info.created_at,
+            })
+            .collect()
+    }
+
     /// (games being played, games held in memory).
     pub fn counts(&self) -> (usize, usize) {
         let registry = self.registry();
@@ -495,7 +564,10 @@ impl Hears for Games {
                     handle.seats.asked();
                 }
             }
-            Message::User { .. } | Message::Token { .. } | Message::ChallengeGone { .. } => {}
+            Message::User { .. }
+            | Message::Token { .. }
+            | Message::ChallengeGone { .. }
+            | Message::Spent { .. } => {}
         }
     }
 

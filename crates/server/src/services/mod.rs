@@ -12,7 +12,6 @@ pub mod computer;
 pub mod events;
 pub mod exports;
 pub mod games;
-pub mod limits;
 pub mod lobby;
 pub mod ratings;
 pub mod tokens;

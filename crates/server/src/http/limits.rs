@@ -2,16 +2,24 @@
 //! seeks, chat), per source address for what anyone can do before signing in
 //! (register, log in, play as a guest). Enough for any human and any honest bot
 //! behind one address, not for a flood. Buckets that are full again are pruned.
+//!
+//! With several nodes, each keeps its own buckets and tells the others what
+//! it took (a batch every tenth of a second, through the cluster), and each
+//! takes what the others took out of its own buckets: a user spreading
+//! requests over nodes has one budget, give or take a tenth of a second.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
+use serde::{Deserialize, Serialize};
+
 use crate::http::error::ApiError;
 use crate::live::view::now_ms;
 
 /// What is being limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// Moves and other game actions, per user.
     GameAction,
@@ -69,12 +77,24 @@ impl Kind {
 }
 
 /// Who a bucket belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Key {
     /// A signed-in user.
     User(i64),
     /// A source address.
     Source(IpAddr),
+}
+
+/// Tokens taken from one bucket on one node, for the others to take too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spent {
+    /// Whose bucket.
+    pub key: Key,
+    /// Which of their buckets.
+    pub kind: Kind,
+    /// How many tokens.
+    pub tokens: u32,
 }
 
 /// Token buckets per key and kind.
@@ -84,6 +104,9 @@ pub struct RateLimits {
     overrides: HashMap<Kind, Budget>,
     /// Whether loopback sources are limited like any other.
     limit_loopback: bool,
+    /// What was taken here since the other nodes were last told; `None` when
+    /// there are no other nodes.
+    spent: Mutex<Option<HashMap<(Key, Kind), u32>>>,
 }
 
 /// Buckets kept before full ones are pruned.
@@ -97,6 +120,45 @@ impl RateLimits {
             buckets: Mutex::default(),
             overrides,
             limit_loopback,
+            spent: Mutex::default(),
+        }
+    }
+
+    /// From now on, keeps what is taken here for [`RateLimits::take_spent`]:
+    /// other nodes share these budgets.
+    pub fn share(&self) {
+        self.spent().get_or_insert_with(HashMap::new);
+    }
+
+    fn spent(&self) -> std::sync::MutexGuard<'_, Option<HashMap<(Key, Kind), u32>>> {
+        self.spent.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What was taken here since the last call, to tell the other nodes.
+    pub fn take_spent(&self) -> Vec<Spent> {
+        match self.spent().as_mut() {
+            Some(spent) => spent
+                .drain()
+                .map(|((key, kind), tokens)| Spent { key, kind, tokens })
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Takes what another node took out of the same buckets (never below
+    /// empty: a request refused here was refused, not owed).
+    pub fn charge(&self, spent: &[Spent]) {
+        self.charge_at(spent, now_ms());
+    }
+
+    fn charge_at(&self, spent: &[Spent], now: u64) {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        for s in spent {
+            let Budget { burst, refill_ms } = self.budget(s.kind);
+            let (tokens, at) = buckets.entry((s.key, s.kind)).or_insert((burst, now));
+            *tokens = (*tokens + now.saturating_sub(*at) as f64 / refill_ms).min(burst);
+            *at = now;
+            *tokens = (*tokens - f64::from(s.tokens)).max(0.0);
         }
     }
 
@@ -147,6 +209,10 @@ impl RateLimits {
             });
         }
         *tokens -= 1.0;
+        drop(buckets);
+        if let Some(spent) = self.spent().as_mut() {
+            *spent.entry((key, kind)).or_insert(0) += 1;
+        }
         Ok(())
     }
 }
@@ -170,6 +236,53 @@ mod tests {
         // One token back after 6 s.
         limits.take_at(Key::User(1), Kind::Seek, 6_000).unwrap();
         assert!(limits.take_at(Key::User(1), Kind::Seek, 6_000).is_err());
+    }
+
+    #[test]
+    fn tokens_taken_on_another_node_are_taken_here_too() {
+        let here = RateLimits::default();
+        let there = RateLimits::default();
+        there.share();
+        // Six seeks there, four here: the budget of ten is spent.
+        for _ in 0..6 {
+            there.take_at(Key::User(1), Kind::Seek, 0).unwrap();
+        }
+        there.take_at(Key::User(2), Kind::Chat, 0).unwrap();
+        let mut spent = there.take_spent();
+        spent.sort_by_key(|s| s.tokens);
+        assert_eq!(
+            spent,
+            [
+                Spent {
+                    key: Key::User(2),
+                    kind: Kind::Chat,
+                    tokens: 1
+                },
+                Spent {
+                    key: Key::User(1),
+                    kind: Kind::Seek,
+                    tokens: 6
+                },
+            ]
+        );
+        assert!(there.take_spent().is_empty(), "told once");
+        here.charge_at(&spent, 0);
+        for _ in 0..4 {
+            here.take_at(Key::User(1), Kind::Seek, 0).unwrap();
+        }
+        assert!(here.take_at(Key::User(1), Kind::Seek, 0).is_err());
+        // What is charged never leaves a bucket owing: one refill is one token.
+        here.charge_at(
+            &[Spent {
+                key: Key::User(1),
+                kind: Kind::Seek,
+                tokens: 50,
+            }],
+            0,
+        );
+        here.take_at(Key::User(1), Kind::Seek, 6_000).unwrap();
+        // A node alone keeps nothing to tell.
+        assert!(here.take_spent().is_empty());
     }
 
     #[test]
