@@ -26,6 +26,7 @@ pub(crate) trait People: Send + Sync {
     ) -> Result<User, StoreError>;
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
     async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError>;
+    async fn give_title(&self, user_id: i64, title: &str) -> Result<bool, StoreError>;
     async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError>;
     async fn tokens_of(&self, user_id: i64) -> Result<Vec<StoredToken>, StoreError>;
     async fn user_by_token(&self, token_hash: &str) -> Result<Option<(User, String)>, StoreError>;

@@ -145,6 +145,12 @@ impl Store {
         self.backend.user_by_id(id).await
     }
 
+    /// Gives user `user_id` a title (`BOT`), for ever: false if they already
+    /// have one (or there is no such user).
+    pub async fn give_title(&self, user_id: i64, title: &str) -> Result<bool, StoreError> {
+        self.backend.give_title(user_id, title).await
+    }
+
     /// Records an API token (by its hash) for a user.
     pub async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError> {
         self.backend.create_token(token).await

@@ -13,6 +13,9 @@ pub struct User {
     pub password_hash: Option<String>,
     /// Creation time, ms since the Unix epoch.
     pub created_at: i64,
+    /// The title as lichess writes it (`BOT` for an account upgraded for the
+    /// Bot API), if any.
+    pub title: Option<String>,
 }
 
 /// Which of a user's games to list.

@@ -134,6 +134,7 @@ impl Table {
                 ("name_key", Text),
                 ("password_hash", OptText),
                 ("created_at", Int),
+                ("title", OptText),
             ],
             Table::Tokens => &[
                 ("seq", Int),

@@ -18,6 +18,7 @@ macro_rules! shared_sql {
                 name: row.try_get("name")?,
                 password_hash: row.try_get("password_hash")?,
                 created_at: row.try_get("created_at")?,
+                title: row.try_get("title")?,
             })
         }
 
@@ -181,6 +182,7 @@ macro_rules! shared_sql {
                         name: name.to_string(),
                         password_hash: password_hash.map(str::to_string),
                         created_at: now,
+                        title: None,
                     }),
                     Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                         Err($crate::StoreError::NameTaken(name.to_string()))
@@ -191,7 +193,7 @@ macro_rules! shared_sql {
 
             async fn user_by_name(&self, name: &str) -> Result<Option<$crate::User>, $crate::StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, name, password_hash, created_at FROM users WHERE name_key = $1",
+                    "SELECT id, name, password_hash, created_at, title FROM users WHERE name_key = $1",
                 )
                 .bind(name.to_lowercase())
                 .fetch_optional(&self.pool)
@@ -201,11 +203,20 @@ macro_rules! shared_sql {
 
             async fn user_by_id(&self, id: i64) -> Result<Option<$crate::User>, $crate::StoreError> {
                 let row =
-                    sqlx::query("SELECT id, name, password_hash, created_at FROM users WHERE id = $1")
+                    sqlx::query("SELECT id, name, password_hash, created_at, title FROM users WHERE id = $1")
                         .bind(id)
                         .fetch_optional(&self.pool)
                         .await?;
                 Ok(row.map(|r| user_from(&r)).transpose()?)
+            }
+
+            async fn give_title(&self, user_id: i64, title: &str) -> Result<bool, $crate::StoreError> {
+                let done = sqlx::query("UPDATE users SET title = $1 WHERE id = $2 AND title IS NULL")
+                    .bind(title)
+                    .bind(user_id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(done.rows_affected() > 0)
             }
 
             async fn create_token(&self, token: &$crate::StoredToken) -> Result<(), $crate::StoreError> {
@@ -253,7 +264,7 @@ macro_rules! shared_sql {
             ) -> Result<Option<($crate::User, String)>, $crate::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT u.id, u.name, u.password_hash, u.created_at, t.scopes FROM tokens t \
+                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, t.scopes FROM tokens t \
                      JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
                 )
                 .bind(token_hash)
@@ -300,7 +311,7 @@ macro_rules! shared_sql {
             ) -> Result<Option<($crate::User, String)>, $crate::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT u.id, u.name, u.password_hash, u.created_at, s.csrf FROM sessions s \
+                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, s.csrf FROM sessions s \
                      JOIN users u ON u.id = s.user_id WHERE s.session_hash = $1 AND s.created_at >= $2",
                 )
                 .bind(session_hash)

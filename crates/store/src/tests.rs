@@ -153,6 +153,26 @@ async fn events_are_appended_once_and_survive_reopening(url: String) {
         "Anna"
     );
     assert_eq!(store.user_by_name("ANNA").await.unwrap().unwrap().id, a.id);
+    // A title is given once and for ever, and read wherever the user is.
+    assert_eq!(
+        store.user_by_name("Anna").await.unwrap().unwrap().title,
+        None
+    );
+    assert!(store.give_title(a.id, "BOT").await.unwrap());
+    assert!(!store.give_title(a.id, "GM").await.unwrap());
+    let anna = store.user_by_id(a.id).await.unwrap().unwrap();
+    assert_eq!(anna.title.as_deref(), Some("BOT"));
+    assert_eq!(
+        store
+            .user_by_token("h")
+            .await
+            .unwrap()
+            .unwrap()
+            .0
+            .title
+            .as_deref(),
+        Some("BOT")
+    );
     assert!(!store.delete_token(b.id, "h").await.unwrap());
     assert!(store.delete_token(a.id, "h").await.unwrap());
     assert!(store.user_by_token("h").await.unwrap().is_none());
