@@ -56,32 +56,71 @@ pub enum Scope {
     /// Playing: seeks, the games' streams and actions, a player's game socket;
     /// a board client may also challenge and accept, as lichess lets it.
     BoardPlay,
+    /// Playing as a bot account through the Bot API (`/api/bot/`), and the
+    /// event stream and challenges it needs.
+    BotPlay,
     /// Reading challenges.
     ChallengeRead,
     /// Making and answering challenges.
     ChallengeWrite,
+    /// One of lichess's other scopes (`email:read`, `preference:read` ...): a
+    /// token may carry it, as a client asks for it, and nothing here needs it.
+    Other(&'static str),
 }
 
-/// Every scope.
-pub const SCOPES: [Scope; 3] = [
+/// Every scope Caissa checks (what a new token gets unless told otherwise).
+pub const SCOPES: [Scope; 4] = [
     Scope::BoardPlay,
+    Scope::BotPlay,
     Scope::ChallengeRead,
     Scope::ChallengeWrite,
 ];
 
+/// lichess's other scopes, known by name so a token may carry them.
+const OTHER_SCOPES: [&str; 21] = [
+    "preference:read",
+    "preference:write",
+    "email:read",
+    "engine:read",
+    "engine:write",
+    "challenge:bulk",
+    "study:read",
+    "study:write",
+    "tournament:write",
+    "racer:write",
+    "puzzle:read",
+    "puzzle:write",
+    "team:read",
+    "team:write",
+    "team:lead",
+    "follow:read",
+    "follow:write",
+    "msg:write",
+    "web:login",
+    "web:mod",
+    "explorer:read",
+];
+
 impl Scope {
-    /// The scope's name: `board:play`, `challenge:read`, `challenge:write`.
+    /// The scope's name: `board:play`, `bot:play`, `challenge:read` ...
     pub fn name(self) -> &'static str {
         match self {
             Scope::BoardPlay => "board:play",
+            Scope::BotPlay => "bot:play",
             Scope::ChallengeRead => "challenge:read",
             Scope::ChallengeWrite => "challenge:write",
+            Scope::Other(name) => name,
         }
     }
 
     /// The scope with this name.
     pub fn named(name: &str) -> Option<Scope> {
-        SCOPES.into_iter().find(|s| s.name() == name)
+        SCOPES.into_iter().find(|s| s.name() == name).or_else(|| {
+            OTHER_SCOPES
+                .into_iter()
+                .find(|n| *n == name)
+                .map(Scope::Other)
+        })
     }
 }
 
@@ -109,7 +148,7 @@ pub fn scopes_text(scopes: &[Scope]) -> String {
 
 /// A scope name that is not one of [`SCOPES`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope {0:?}; the scopes are board:play, challenge:read, challenge:write")]
+#[error("unknown scope {0:?}; the scopes are lichess's: board:play, bot:play, challenge:read, challenge:write, email:read, preference:read ...")]
 pub struct UnknownScope(pub String);
 
 /// Makes a token for a user with these scopes and stores its hash; the token is
@@ -137,19 +176,21 @@ pub async fn issue_token(
 /// what any signed-in user may do.
 pub fn needed_scopes(method: &Method, path: &str) -> &'static [Scope] {
     const PLAY: &[Scope] = &[Scope::BoardPlay];
-    if path.starts_with("/api/board/")
+    if path.starts_with("/api/bot/") && path != "/api/bot/online" {
+        &[Scope::BotPlay]
+    } else if path.starts_with("/api/board/")
         || path.starts_with("/api/socket/")
         || (path.starts_with("/api/arbiter/") && method != Method::GET)
         || (path.starts_with("/api/lobby/seeks/") && path.ends_with("/accept"))
     {
         PLAY
     } else if path == "/api/stream/event" {
-        &[Scope::BoardPlay, Scope::ChallengeRead]
+        &[Scope::BoardPlay, Scope::BotPlay, Scope::ChallengeRead]
     } else if path == "/api/challenge" || path.starts_with("/api/challenge/") {
         if method == Method::GET {
             &[Scope::ChallengeRead]
         } else {
-            &[Scope::ChallengeWrite, Scope::BoardPlay]
+            &[Scope::ChallengeWrite, Scope::BoardPlay, Scope::BotPlay]
         }
     } else {
         &[]
@@ -186,8 +227,11 @@ mod tests {
             [Scope::BoardPlay, Scope::ChallengeRead]
         );
         assert!(parse_scopes("").unwrap().is_empty());
-        let error = parse_scopes("board:play,email:read").unwrap_err();
-        assert!(error.to_string().contains("email:read"), "{error}");
+        // lichess's other scopes are known, and kept as written.
+        let scopes = parse_scopes("bot:play email:read,preference:read").unwrap();
+        assert_eq!(scopes_text(&scopes), "bot:play email:read preference:read");
+        let error = parse_scopes("board:play,email:write").unwrap_err();
+        assert!(error.to_string().contains("email:write"), "{error}");
     }
 
     #[test]
@@ -210,6 +254,21 @@ mod tests {
             "/api/challenge/x/accept"
         ));
         assert!(!ok("board:play", &Method::GET, "/api/challenge"));
+        // A bot's token plays through the Bot API and answers challenges.
+        assert!(ok("bot:play", &Method::POST, "/api/bot/game/x/move/e2e4"));
+        assert!(!ok(
+            "board:play",
+            &Method::POST,
+            "/api/bot/game/x/move/e2e4"
+        ));
+        assert!(ok("bot:play", &Method::GET, "/api/stream/event"));
+        assert!(ok("bot:play", &Method::POST, "/api/challenge/x/accept"));
+        assert!(!ok(
+            "bot:play",
+            &Method::POST,
+            "/api/board/game/x/move/e2e4"
+        ));
+        assert!(ok("", &Method::GET, "/api/bot/online"));
         assert!(ok("", &Method::GET, "/api/account"));
         assert!(ok("", &Method::GET, "/api/games/user/anna"));
     }

@@ -138,10 +138,10 @@ async fn a_token_does_only_what_its_scopes_allow() {
         &server,
         &client,
         &clara,
-        &[("description", "x"), ("scopes", "board:play email:read")],
+        &[("description", "x"), ("scopes", "board:play email:write")],
     )
     .await;
-    refused_naming(status, &body, 400, "email:read");
+    refused_naming(status, &body, 400, "email:write");
     server.task.abort();
 }
 
@@ -156,7 +156,10 @@ async fn a_revoked_token_stops_working_at_once() {
         let (status, made) =
             new_token(&server, &client, &dora, &[("description", description)]).await;
         assert_eq!(status, 200, "{made}");
-        assert_eq!(made["scopes"], "board:play,challenge:read,challenge:write");
+        assert_eq!(
+            made["scopes"],
+            "board:play,bot:play,challenge:read,challenge:write"
+        );
         tokens.push(made["token"].as_str().unwrap().to_string());
     }
     let account =
@@ -189,7 +192,7 @@ async fn a_revoked_token_stops_working_at_once() {
     assert_eq!(tested[&tokens[0]]["userId"], "dora");
     assert_eq!(
         tested[&tokens[0]]["scopes"],
-        "board:play,challenge:read,challenge:write"
+        "board:play,bot:play,challenge:read,challenge:write"
     );
     assert_eq!(tested["cai_nonsense"], Value::Null);
     // The browser lists them newest first, by an id that is not the token.

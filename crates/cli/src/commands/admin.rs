@@ -53,7 +53,9 @@ pub enum TokenCommand {
         /// The account's name.
         name: String,
         /// What the token may do, separated by commas or spaces: board:play
-        /// (seeks, games), challenge:read, challenge:write. Default: all of them.
+        /// (seeks, games), bot:play (a bot account's games), challenge:read,
+        /// challenge:write, or another of lichess's scope names. Default: the
+        /// first four.
         #[arg(long)]
         scopes: Option<String>,
         /// What the token is for, shown in the owner's list of tokens.

@@ -27,16 +27,19 @@ pub struct Player {
     pub rating: u32,
     /// Whether that rating is still provisional.
     pub provisional: bool,
+    /// The title as lichess writes it (`BOT`), if any.
+    pub title: Option<String>,
 }
 
 impl Player {
-    /// A player with the default (provisional) rating.
+    /// A player with the default (provisional) rating and no title.
     pub fn new(id: i64, name: String) -> Player {
         Player {
             id,
             name,
             rating: 1500,
             provisional: true,
+            title: None,
         }
     }
 }

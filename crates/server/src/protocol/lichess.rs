@@ -15,7 +15,7 @@ use crate::live::handle::GameHandle;
 use crate::live::view::{now_ms, GameSource, Player, View};
 
 fn player(p: &Player) -> Value {
-    json!({ "id": p.name.to_lowercase(), "name": p.name, "title": null, "rating": p.rating, "provisional": p.provisional })
+    json!({ "id": p.name.to_lowercase(), "name": p.name, "title": p.title, "rating": p.rating, "provisional": p.provisional })
 }
 
 /// lichess's speed name for a time control.
@@ -317,6 +317,9 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
         "variant": view_variant(view),
         "hasMoved": !view.moves.is_empty(),
     });
+    if let Some(title) = &opponent.title {
+        game["opponent"]["title"] = json!(title);
+    }
     game["winner"] = json!(winner(view));
     name_tournament(&mut game, &view.info.source);
     json!({ "type": kind, "game": game })
@@ -332,6 +335,15 @@ fn name_tournament(game: &mut Value, source: &GameSource) {
     }
 }
 
+/// A player as an export's `user`: `{name, id, title?}`.
+fn export_user(p: &Player) -> Value {
+    let mut user = json!({ "name": p.name, "id": p.name.to_lowercase() });
+    if let Some(title) = &p.title {
+        user["title"] = json!(title);
+    }
+    user
+}
+
 /// A game as `/game/export/{id}` returns it in JSON.
 pub fn game_json(view: &View) -> Value {
     let info = &view.info;
@@ -345,8 +357,8 @@ pub fn game_json(view: &View) -> Value {
         "createdAt": info.created_at,
         "status": status(view),
         "players": {
-            "white": { "user": { "name": info.white.name, "id": info.white.name.to_lowercase() }, "rating": info.white.rating },
-            "black": { "user": { "name": info.black.name, "id": info.black.name.to_lowercase() }, "rating": info.black.rating },
+            "white": { "user": export_user(&info.white), "rating": info.white.rating },
+            "black": { "user": export_user(&info.black), "rating": info.black.rating },
         },
         "moves": view.moves.uci_text(),
         "ruleset": info.setup.ruleset.name(),
@@ -409,6 +421,15 @@ pub fn clock_show(limit_s: u64, increment_s: u64) -> String {
     format!("{minutes}+{increment_s}")
 }
 
+/// A user as lichess's `LightUser`: `{id, name, title?}`.
+pub fn light_user(user: &caissa_store::User) -> Value {
+    let mut light = json!({ "id": user.name.to_lowercase(), "name": user.name });
+    if let Some(title) = &user.title {
+        light["title"] = json!(title);
+    }
+    light
+}
+
 /// A challenge as lichess shows it; `direction` is `in` (to the reader) or `out`.
 pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
     let tc = &c.terms.time_control;
@@ -430,8 +451,8 @@ pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "id": c.id,
         "url": format!("/{}", c.id),
         "status": "created",
-        "challenger": { "id": c.challenger.name.to_lowercase(), "name": c.challenger.name },
-        "destUser": c.dest.as_ref().map(|d| json!({ "id": d.name.to_lowercase(), "name": d.name })),
+        "challenger": light_user(&c.challenger),
+        "destUser": c.dest.as_ref().map(light_user),
         "variant": variant(c.terms.fen.is_some(), c.terms.chess960),
         "initialFen": c.terms.fen.as_deref().unwrap_or("startpos"),
         "rated": c.terms.rated,

@@ -167,7 +167,7 @@ async fn logout(
 /// read this answer).
 #[utoipa::path(get, path = "/api/account", tag = "account",
     responses(
-        (status = 200, description = "`{id, username, createdAt, perfs, title}` (and `csrf` for a session)", body = Object),
+        (status = 200, description = "`{id, username, createdAt, perfs, title?}` (`title`: `BOT` for a bot account; and `csrf` for a session)", body = Object),
         (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
 async fn account(
     State(accounts): State<Arc<Accounts>>,
@@ -180,8 +180,10 @@ async fn account(
         "username": user.name,
         "createdAt": user.created_at,
         "perfs": ratings.perfs(user.id).await?,
-        "title": null,
     });
+    if let Some(title) = &user.title {
+        account["title"] = json!(title);
+    }
     if headers.get(header::AUTHORIZATION).is_none() {
         if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
             if let Some((_, csrf)) = accounts.session(secret).await? {

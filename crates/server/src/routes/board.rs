@@ -60,7 +60,7 @@ pub struct MoveQuery {
         (status = 403, description = "Not a player of this game", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "Not your turn, the game is over, or a stale ply", body = ErrorBody)))]
-async fn make_move(
+pub(crate) async fn make_move(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -85,7 +85,7 @@ async fn make_move(
         (status = 200, description = "Resigned", body = OkBody),
         (status = 400, description = "The ruleset does not allow it yet", body = ErrorBody),
         (status = 409, description = "The game is over", body = ErrorBody)))]
-async fn resign(
+pub(crate) async fn resign(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -118,7 +118,7 @@ async fn berserk(
         (status = 200, description = "Aborted", body = OkBody),
         (status = 400, description = "Too late to abort", body = ErrorBody),
         (status = 409, description = "The game is over", body = ErrorBody)))]
-async fn abort(
+pub(crate) async fn abort(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -142,7 +142,7 @@ fn player_of(handle: &GameHandle, user: i64) -> Result<caissa_rules::Color, ApiE
         (status = 200, description = "Offered, agreed, claimed or declined", body = OkBody),
         (status = 400, description = "Not `yes` or `no`, or an offer the ruleset does not allow now", body = ErrorBody),
         (status = 409, description = "The game is over", body = ErrorBody)))]
-async fn draw(
+pub(crate) async fn draw(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -184,7 +184,7 @@ async fn draw(
     responses(
         (status = 200, description = "Won", body = OkBody),
         (status = 400, description = "The opponent has not been gone long enough", body = ErrorBody)))]
-async fn claim_victory(
+pub(crate) async fn claim_victory(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -211,7 +211,7 @@ async fn claim_victory(
     responses(
         (status = 200, description = "Drawn", body = OkBody),
         (status = 400, description = "The opponent has not been gone long enough", body = ErrorBody)))]
-async fn claim_draw(
+pub(crate) async fn claim_draw(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -356,7 +356,7 @@ async fn claim_no_progress(
     responses(
         (status = 200, description = "Proposed, taken back or declined", body = OkBody),
         (status = 400, description = "Not `yes` or `no`, or the ruleset has no takebacks", body = ErrorBody)))]
-async fn takeback(
+pub(crate) async fn takeback(
     State(games): State<Arc<Games>>,
     State(limits): State<Arc<RateLimits>>,
     Authed(user): Authed,
@@ -487,7 +487,7 @@ pub struct ChatForm {
         (status = 400, description = "An unknown room, or an empty or long line", body = ErrorBody),
         (status = 403, description = "Not a player, writing in the players' room", body = ErrorBody),
         (status = 429, description = "Too many lines", body = ErrorBody)))]
-async fn chat_post(
+pub(crate) async fn chat_post(
     State(chat): State<Arc<Chat>>,
     Authed(user): Authed,
     Path(id): Path<String>,
@@ -504,7 +504,7 @@ async fn chat_post(
     responses(
         (status = 200, description = "`[{user, text}]`", body = Object),
         (status = 404, description = "No such game", body = ErrorBody)))]
-async fn chat_get(
+pub(crate) async fn chat_get(
     State(chat): State<Arc<Chat>>,
     Authed(user): Authed,
     Path(id): Path<String>,

@@ -188,7 +188,11 @@ impl GameStream {
 
 /// The NDJSON game stream. A player's open stream counts as the player being
 /// present; an empty line every few seconds finds out when it is gone.
-async fn stream_game(games: &Games, id: &str, user: Option<i64>) -> Result<Response, ApiError> {
+pub(crate) async fn stream_game(
+    games: &Games,
+    id: &str,
+    user: Option<i64>,
+) -> Result<Response, ApiError> {
     let handle = match games.find(id).await? {
         Found::Live(handle) => handle,
         // Over (and perhaps from before a restart): how it ended, and the end.

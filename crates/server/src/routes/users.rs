@@ -29,7 +29,7 @@ const MAX_USERS: usize = 100;
 #[utoipa::path(get, path = "/api/user/{username}", tag = "users", security(()),
     params(("username" = String, Path, description = "The user's name, any case")),
     responses(
-        (status = 200, description = "`{id, username, createdAt, perfs, ladder: {points, games, level}}`", body = Object),
+        (status = 200, description = "`{id, username, title?, createdAt, perfs, ladder: {points, games, level}}` (`title`: `BOT` for a bot)", body = Object),
         (status = 404, description = "No such user", body = ErrorBody)))]
 async fn profile(
     State(accounts): State<Arc<Accounts>>,
@@ -43,13 +43,17 @@ async fn profile(
         Level::Unrated => json!("unrated"),
         Level::Level(n) => json!(n),
     };
-    Ok(Json(json!({
+    let mut profile = json!({
         "id": user.name.to_lowercase(),
         "username": user.name,
         "createdAt": user.created_at,
         "perfs": perfs,
         "ladder": { "points": points, "games": games, "level": level },
-    })))
+    });
+    if let Some(title) = &user.title {
+        profile["title"] = json!(title);
+    }
+    Ok(Json(profile))
 }
 
 /// Per speed, `[year, month (0-based), day, rating]` points, as lichess returns

@@ -34,6 +34,14 @@ pub fn is_guest(user: &User) -> bool {
     user.password_hash.is_none() && user.name.to_ascii_lowercase().starts_with("guest-")
 }
 
+/// The title of a bot account, as lichess writes it.
+pub const BOT: &str = "BOT";
+
+/// Whether an account is a bot's (upgraded for the Bot API, titled `BOT`).
+pub fn is_bot(user: &User) -> bool {
+    user.title.as_deref() == Some(BOT)
+}
+
 /// A browser session: the cookie's secret (kept by the browser only) and its
 /// CSRF token.
 pub struct NewSession {
@@ -191,6 +199,20 @@ impl Accounts {
             message: "could not find a free guest name; try again".into(),
             retry_after_ms: 1_000,
         })
+    }
+
+    /// Gives `user` a title (`BOT`) for ever: false if they have one already.
+    pub async fn give_title(&self, user: i64, title: &str) -> Result<bool, ApiError> {
+        Ok(self.store.give_title(user, title).await?)
+    }
+
+    /// The ids of `user`'s games that `filter` takes.
+    pub async fn game_ids(
+        &self,
+        user: i64,
+        filter: &caissa_store::GameFilter,
+    ) -> Result<Vec<String>, ApiError> {
+        Ok(self.store.game_ids_of_user(user, filter).await?)
     }
 
     /// Starts a session for `user`.
@@ -354,6 +376,7 @@ mod tests {
     #[test]
     fn guests_are_told_apart_from_players_and_the_computer() {
         let user = |name: &str, password: Option<&str>| User {
+            title: None,
             id: 1,
             name: name.into(),
             password_hash: password.map(str::to_string),

@@ -99,6 +99,15 @@ impl UserEvents {
             .is_some_and(|streams| streams.iter().any(|tx| !tx.is_closed()))
     }
 
+    /// The users with an event stream open on this node.
+    pub fn listening(&self) -> Vec<i64> {
+        self.lock()
+            .iter()
+            .filter(|(_, streams)| streams.iter().any(|tx| !tx.is_closed()))
+            .map(|(user, _)| *user)
+            .collect()
+    }
+
     /// Streams open now, all users together.
     pub fn open_streams(&self) -> usize {
         self.lock()

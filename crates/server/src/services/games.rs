@@ -343,7 +343,9 @@ impl Games {
             self.store.user_by_id(id).await?.ok_or_else(|| {
                 ApiError::Internal(format!("a game's player {id} does not exist"))
             })?;
-        Ok(Player::new(user.id, user.name))
+        let mut player = Player::new(user.id, user.name);
+        player.title = user.title;
+        Ok(player)
     }
 
     /// What a stored game looks like, with its PGN.

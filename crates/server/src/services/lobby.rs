@@ -10,7 +10,7 @@ use tokio::sync::oneshot;
 use crate::domain::choice::ColorChoice;
 use crate::http::error::ApiError;
 use crate::live::view::GameSource;
-use crate::services::accounts::is_guest;
+use crate::services::accounts::{is_bot, is_guest};
 use crate::services::games::Games;
 use crate::services::ratings::Ratings;
 
@@ -84,7 +84,7 @@ impl Lobby {
         self.seeks.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Places a seek, or pairs it with a waiting one of the same terms from another
+    /// Places a seek (not for bots), or pairs it with a waiting one of the same terms from another
     /// user whose rating each accepts (the game starts at once). Returns the seek's
     /// id and, if it waits, a receiver that fires when it is taken.
     pub async fn seek(
@@ -92,6 +92,7 @@ impl Lobby {
         user: User,
         terms: SeekTerms,
     ) -> Result<(String, Option<oneshot::Receiver<()>>), ApiError> {
+        refuse_bots(&user)?;
         if terms.rated && is_guest(&user) {
             return Err(ApiError::Forbidden(
                 "guests cannot play rated games; register to seek one".into(),
@@ -146,6 +147,7 @@ impl Lobby {
 
     /// Takes the open seek `seek_id` (from the lobby's list); returns the game's id.
     pub async fn accept(&self, seek_id: &str, user: User) -> Result<String, ApiError> {
+        refuse_bots(&user)?;
         let seek = {
             let mut seeks = self.lock();
             let i = seeks.iter().position(|s| s.id == seek_id).ok_or_else(|| {
@@ -237,4 +239,16 @@ impl Lobby {
     pub fn cancel(&self, id: &str) {
         self.lock().retain(|s| s.id != id);
     }
+}
+
+/// Bots do not seek or take seeks (as on lichess): they challenge and accept
+/// challenges.
+fn refuse_bots(user: &User) -> Result<(), ApiError> {
+    if is_bot(user) {
+        return Err(ApiError::BadRequest(
+            "bot accounts do not seek in the lobby or the pools; challenge a player or a bot instead"
+                .into(),
+        ));
+    }
+    Ok(())
 }

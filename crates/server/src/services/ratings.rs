@@ -50,9 +50,13 @@ impl Ratings {
         Ratings { store }
     }
 
-    /// A game's player, with their rating at `speed` (the default for a newcomer).
+    /// A game's player, with their rating at `speed` (the default for a
+    /// newcomer) and their title.
     pub async fn player(&self, id: i64, name: String, speed: Speed) -> Player {
         let mut player = Player::new(id, name);
+        if let Ok(Some(user)) = self.store.user_by_id(id).await {
+            player.title = user.title;
+        }
         if let Ok(Some(r)) = self.store.rating(id, speed.name()).await {
             let config = Config::default();
             player.rating = r.rating.round().clamp(0.0, 10_000.0) as u32;
@@ -63,7 +67,10 @@ impl Ratings {
 
     /// `user`'s rating at `speed` (the default for a newcomer).
     pub async fn rating_of(&self, user: i64, speed: Speed) -> u32 {
-        self.player(user, String::new(), speed).await.rating
+        match self.store.rating(user, speed.name()).await {
+            Ok(Some(r)) => r.rating.round().clamp(0.0, 10_000.0) as u32,
+            _ => Player::new(user, String::new()).rating,
+        }
     }
 
     /// A user's ratings by speed, as lichess's `perfs`: `{"blitz": {"rating", "rd",

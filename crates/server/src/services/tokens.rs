@@ -98,6 +98,21 @@ impl Tokens {
     }
 }
 
+impl Tokens {
+    /// `user` changed (became a bot): their tokens are looked up again, here
+    /// and on the other nodes, so no request sees them as they were.
+    pub async fn user_changed(&self, user: i64) -> Result<(), ApiError> {
+        for token in self.store.tokens_of(user).await? {
+            self.cache.forget(&token.hash);
+            self.cluster.tell(Message::Token {
+                from: self.cluster.generation(),
+                hash: token.hash,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Revocations on other nodes; after a gap in what was heard, every token is
 /// looked up again.
 impl Hears for Tokens {
@@ -170,6 +185,7 @@ mod tests {
 
     fn anna() -> Known {
         let user = User {
+            title: None,
             id: 1,
             name: "Anna".into(),
             password_hash: None,
