@@ -726,6 +726,7 @@ export class GamePage {
     return [
       h('div', { class: 'player' },
         h('span', { class: `color-dot ${color}`, 'aria-hidden': 'true' }),
+        player.title ? h('span', { class: 'user-title', 'data-testid': `title-${color}` }, player.title) : null,
         h('a', { class: 'player-name', href: `/@/${encodeURIComponent(name)}` }, name),
         h('span', { class: 'sr-only' }, ` (${colorName(color)})`),
         rating,

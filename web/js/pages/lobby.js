@@ -78,7 +78,9 @@ class Lobby {
     this.form = {
       mode: 'realtime', time: 5, increment: 3, delay: 5, delayType: 'simple', perMove: 10, days: 2,
       timeControl: '40/5400+30:1800+30', arbiters: '',
-      rated: false, color: 'random', ruleset: 'online', ratingMin: '', ratingMax: '', opponent: '',
+      rated: false, color: 'random', ruleset: 'online', ratingMin: '', ratingMax: '',
+      // A profile's "Challenge" button comes here with the opponent named.
+      opponent: new URLSearchParams(globalThis.location?.search || '').get('opponent') || '',
     };
     this.ai = { level: 1, timed: false, time: 10, increment: 0, color: 'random' };
   }

@@ -87,9 +87,12 @@ class Profile {
     const score = tally(this.games, u.username);
     replace(this.container,
       h('div', { class: 'profile-head' },
-        h('h1', {}, u.username),
+        h('h1', {}, u.title ? h('span', { class: 'user-title', 'data-testid': 'user-title', title: t(u.title === 'BOT' ? 'profile.botLong' : 'profile.title') }, u.title) : null,
+          u.title ? ' ' : null, u.username),
         u.createdAt ? h('p', { class: 'muted' }, t('profile.memberSince', { date: new Date(u.createdAt).toLocaleDateString(lang()) })) : null,
-        isMe(u.username) ? h('a', { class: 'button', href: '/settings' }, t('nav.settings')) : null),
+        isMe(u.username) ? h('a', { class: 'button', href: '/settings' }, t('nav.settings'))
+          : h('a', { class: 'button primary', 'data-action': 'challenge', href: `/?opponent=${encodeURIComponent(u.username)}` },
+            t('profile.challenge', { name: u.username }))),
       h('section', { class: 'card', 'aria-labelledby': 'ratings-title' },
         h('h2', { id: 'ratings-title' }, t('profile.ratings')),
         ratingCards.length ? h('div', { class: 'perfs' }, ratingCards) : h('p', { class: 'muted' }, t('profile.noRatings'))),

@@ -7,6 +7,7 @@ import { confirmButton, h, replace, showError, toast } from '../ui.js';
 
 const SCOPES = [
   ['board:play', 'tokens.scope.board'],
+  ['bot:play', 'tokens.scope.bot'],
   ['challenge:read', 'tokens.scope.challengeRead'],
   ['challenge:write', 'tokens.scope.challengeWrite'],
 ];
