@@ -244,6 +244,14 @@ async fn upgrade(api: &Api, token: &str) {
     assert_eq!(status, 200, "{body}");
     let account = api.get("/api/account", Some(token)).await.unwrap();
     assert_eq!(account["title"], "BOT", "{account}");
+    let name = account["username"].as_str().unwrap();
+    assert_eq!(
+        account["url"],
+        format!("{}/@/{name}", api.base),
+        "{account}"
+    );
+    assert!(account["seenAt"].as_u64().unwrap() >= account["createdAt"].as_u64().unwrap());
+    assert_eq!(account["perfs"]["bullet"]["games"], 0, "{account}");
     let (status, body) = api.post("/api/bot/account/upgrade", token, &[]).await;
     assert_eq!(status, 400, "upgraded twice: {body}");
 }
@@ -399,18 +407,15 @@ async fn bots_play_whole_games_through_the_bot_api_with_an_engine() {
 
     // A bot aborts a game before it starts, and resigns another.
     let game = challenge_and_accept(&api, rook, ("Knight-Bot", knight), &mut knight_events).await;
-    let (status, body) = api
-        .post(&format!("/api/bot/game/{game}/abort"), knight, &[])
-        .await;
+    let (status, body) =
+        post_waiting_out_429(&api, &format!("/api/bot/game/{game}/abort"), knight).await;
     assert_eq!(status, 200, "{body}");
     let game = challenge_and_accept(&api, rook, ("Knight-Bot", knight), &mut knight_events).await;
-    let (status, body) = api
-        .post(&format!("/api/bot/game/{game}/move/e2e4"), rook, &[])
-        .await;
+    let (status, body) =
+        post_waiting_out_429(&api, &format!("/api/bot/game/{game}/move/e2e4"), rook).await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = api
-        .post(&format!("/api/bot/game/{game}/resign"), knight, &[])
-        .await;
+    let (status, body) =
+        post_waiting_out_429(&api, &format!("/api/bot/game/{game}/resign"), knight).await;
     assert_eq!(status, 200, "{body}");
     let finished = next_of(&mut knight_events, "gameFinish").await;
     assert_eq!(finished["game"]["gameId"], game, "{finished}");

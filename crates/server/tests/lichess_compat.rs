@@ -1156,3 +1156,80 @@ async fn challenges_from_a_position_or_chess960_play_it_and_bad_ones_say_why() {
     assert_eq!(status, 400, "{body}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn accept_by_token_starts_the_game_at_once_with_lichess_shapes() {
+    let db = temp_db("accept-by-token");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let events = client
+        .get(server.url("/api/stream/event"))
+        .bearer_auth(&boris)
+        .send()
+        .await
+        .unwrap();
+    // Someone else's token, or none that Boris has, is refused by name.
+    let (status, body) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[("clock.limit", "300"), ("acceptByToken", anna.as_str())],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("Boris"), "{body}");
+    let (status, body) = post(
+        &client,
+        server.url("/api/challenge/open"),
+        &anna,
+        &[("clock.limit", "300"), ("acceptByToken", boris.as_str())],
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    // With Boris's own token, the game starts before the answer.
+    let (status, challenge) = post(
+        &client,
+        server.url("/api/challenge/Boris"),
+        &anna,
+        &[
+            ("clock.limit", "300"),
+            ("clock.increment", "2"),
+            ("color", "white"),
+            ("acceptByToken", boris.as_str()),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{challenge}");
+    assert_eq!(challenge["status"], "accepted", "{challenge}");
+    // lichess's challenge shape: no rematchOf when there is none, a perf icon.
+    assert!(challenge.get("rematchOf").is_none(), "{challenge}");
+    assert!(challenge["perf"]["icon"].is_string(), "{challenge}");
+    let id = challenge["id"].as_str().unwrap();
+    let started = read_lines(events, |v| v["type"] == "gameStart").await;
+    let game = &started.last().unwrap()["game"];
+    assert_eq!(game["gameId"], id);
+    // gameStart as lichess sends it: the status's id, no winner while playing.
+    assert_eq!(game["status"]["id"], 20, "{game}");
+    assert_eq!(game["status"]["name"], "started", "{game}");
+    assert!(game.get("winner").is_none(), "{game}");
+    let full = game_full(&server, &client, id, &anna).await;
+    assert_eq!(full["white"]["name"], "Anna");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/e2e4")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Exports give the clock in seconds with its estimated total, and when
+    // the last move was made.
+    let exported = moves_of(&server, &client, id).await;
+    assert_eq!(exported["clock"]["initial"], 300, "{exported}");
+    assert_eq!(exported["clock"]["increment"], 2, "{exported}");
+    assert_eq!(exported["clock"]["totalTime"], 380, "{exported}");
+    assert!(exported["lastMoveAt"].as_u64().unwrap() >= exported["createdAt"].as_u64().unwrap());
+    server.task.abort();
+}

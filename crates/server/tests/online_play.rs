@@ -130,8 +130,10 @@ async fn a_rematch_swaps_colours_and_keeps_the_terms() {
     let game: Value = exported(&server, &client, rematch).await;
     assert_eq!(game["players"]["white"]["user"]["name"], "Boris");
     assert_eq!(game["players"]["black"]["user"]["name"], "Anna");
-    assert_eq!(game["clock"]["initial"], 300_000);
-    assert_eq!(game["clock"]["increment"], 2_000);
+    // Exported as lichess exports it, in seconds.
+    assert_eq!(game["clock"]["initial"], 300);
+    assert_eq!(game["clock"]["increment"], 2);
+    assert_eq!(game["clock"]["totalTime"], 380);
     server.task.abort();
 }
 

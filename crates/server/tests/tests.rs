@@ -943,7 +943,7 @@ async fn a_rated_game_moves_both_ratings_and_ladder_points() {
             .json()
             .await
             .unwrap();
-        if boris_profile["perfs"]["blitz"].is_object() {
+        if boris_profile["perfs"]["blitz"]["games"] == 1 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -964,6 +964,14 @@ async fn a_rated_game_moves_both_ratings_and_ladder_points() {
     );
     assert_eq!(boris_profile["perfs"]["blitz"]["games"], 1);
     assert_eq!(boris_profile["perfs"]["blitz"]["prov"], true);
+    // lichess's perf shape: progress over the last games, and the speeds
+    // never played at their starting values.
+    assert_eq!(
+        boris_profile["perfs"]["blitz"]["prog"].as_f64().unwrap(),
+        (winner - 1500.0).round()
+    );
+    assert_eq!(boris_profile["perfs"]["rapid"]["games"], 0);
+    assert_eq!(boris_profile["perfs"]["rapid"]["prov"], true);
     // Equal ladder points: the winner gains 10 and the loser loses 10 (scheme A).
     assert_eq!(boris_profile["ladder"]["points"], 10);
     assert_eq!(anna_profile["ladder"]["points"], -10);

@@ -72,7 +72,7 @@ class Profile {
     if (!u) return;
     setTitle(u.username);
     const perfs = u.perfs || {};
-    const ratingCards = SPEEDS.filter((s) => perfs[s]).map((s) => {
+    const ratingCards = SPEEDS.filter((s) => perfs[s]?.games > 0).map((s) => {
       const p = perfs[s];
       return h('div', { class: 'perf', 'data-speed': s },
         h('span', { class: 'perf-name' }, speedName(s)),

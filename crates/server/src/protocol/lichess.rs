@@ -65,6 +65,37 @@ pub fn status(view: &View) -> &'static str {
     }
 }
 
+/// lichess's number for a status name (scalachess's `Status` ids), so
+/// clients that read `status.id` see the same ids.
+pub fn status_id(name: &str) -> u32 {
+    match name {
+        "created" => 10,
+        "started" => 20,
+        "aborted" => 25,
+        "mate" => 30,
+        "resign" => 31,
+        "stalemate" => 32,
+        "timeout" => 33,
+        "draw" => 34,
+        "outoftime" => 35,
+        "cheat" => 36,
+        "noStart" => 37,
+        _ => 38, // unknownFinish
+    }
+}
+
+/// The character of lichess's icon font that stands for a speed.
+fn perf_icon(speed: &str) -> &'static str {
+    match speed {
+        "ultraBullet" => "{",
+        "bullet" => "T",
+        "blitz" => ")",
+        "rapid" => "#",
+        "classical" => "+",
+        _ => ";",
+    }
+}
+
 fn winner(view: &View) -> Option<&'static str> {
     match view.finish.map(|f| f.result) {
         Some(GameResult::WhiteWins) => Some("white"),
@@ -313,14 +344,16 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
         "speed": speed(tc),
         "perf": speed(tc),
         "source": view.info.source.key(),
-        "status": { "name": status(view) },
+        "status": { "id": status_id(status(view)), "name": status(view) },
         "variant": view_variant(view),
         "hasMoved": !view.moves.is_empty(),
     });
     if let Some(title) = &opponent.title {
         game["opponent"]["title"] = json!(title);
     }
-    game["winner"] = json!(winner(view));
+    if let Some(w) = winner(view) {
+        game["winner"] = json!(w);
+    }
     name_tournament(&mut game, &view.info.source);
     json!({ "type": kind, "game": game })
 }
@@ -360,11 +393,16 @@ pub fn game_json(view: &View) -> Value {
             "white": { "user": export_user(&info.white), "rating": info.white.rating },
             "black": { "user": export_user(&info.black), "rating": info.black.rating },
         },
+        "lastMoveAt": view.at,
         "moves": view.moves.uci_text(),
         "ruleset": info.setup.ruleset.name(),
-        "clock": clock(tc),
         "source": info.source.key(),
     });
+    // As lichess exports it: seconds, and the estimated time of 40 moves.
+    if let Some(p) = tc.periods.first() {
+        let (initial, increment) = (p.base_ms / 1000, p.increment_ms / 1000);
+        game["clock"] = json!({ "initial": initial, "increment": increment, "totalTime": initial + 40 * increment });
+    }
     name_tournament(&mut game, &info.source);
     for (side, berserk) in ["white", "black"].into_iter().zip(view.berserk) {
         if berserk {
@@ -460,11 +498,13 @@ pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "timeControl": time_control,
         "color": c.terms.color.name(),
         "finalColor": c.terms.challenger_color().name(),
-        "perf": { "name": speed(tc) },
+        "perf": { "icon": perf_icon(speed(tc)), "name": speed(tc) },
         "direction": direction,
         "ruleset": c.terms.ruleset.name(),
-        "rematchOf": c.terms.rematch_of,
     });
+    if let Some(of) = &c.terms.rematch_of {
+        challenge["rematchOf"] = json!(of);
+    }
     // Accepting the challenge accepts its arbiters: the opponent sees them.
     if !c.terms.arbiter_names.is_empty() {
         challenge["arbiters"] = json!(c.terms.arbiter_names);

@@ -20,7 +20,9 @@ use crate::http::error::ApiError;
 use crate::http::fields::Fields;
 use crate::http::peer::Source;
 use crate::http::security::require_same_site;
+use crate::live::view::now_ms;
 use crate::routes::docs::ErrorBody;
+use crate::routes::games::site_of;
 use crate::routes::session::{cookie, Authed, CSRF_HEADER, SESSION_COOKIE};
 use crate::services::accounts::Accounts;
 use crate::services::ratings::Ratings;
@@ -167,7 +169,7 @@ async fn logout(
 /// read this answer).
 #[utoipa::path(get, path = "/api/account", tag = "account",
     responses(
-        (status = 200, description = "`{id, username, createdAt, perfs, title?}` (`title`: `BOT` for a bot account; and `csrf` for a session)", body = Object),
+        (status = 200, description = "`{id, username, url, createdAt, seenAt, perfs, title?}` (`title`: `BOT` for a bot account; and `csrf` for a session)", body = Object),
         (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
 async fn account(
     State(accounts): State<Arc<Accounts>>,
@@ -178,7 +180,10 @@ async fn account(
     let mut account = json!({
         "id": user.name.to_lowercase(),
         "username": user.name,
+        "url": format!("{}/@/{}", site_of(&headers), user.name),
         "createdAt": user.created_at,
+        // Whoever asks for their account is being seen now.
+        "seenAt": now_ms(),
         "perfs": ratings.perfs(user.id).await?,
     });
     if let Some(title) = &user.title {

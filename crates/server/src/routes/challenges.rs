@@ -29,6 +29,7 @@ use crate::services::arbiters::Arbiters;
 use crate::services::challenges::{Cancelled, Challenges};
 use crate::services::computer::Computer;
 use crate::services::games::Games;
+use crate::services::tokens::Tokens;
 use crate::state::AppState;
 
 /// A challenge from the request's fields (the clock, colour, rated, ruleset,
@@ -39,6 +40,11 @@ fn new_challenge(
     dest: Option<User>,
     f: ChallengeForm,
 ) -> Result<Challenge, ApiError> {
+    if dest.is_none() && f.accept_by_token.is_some() {
+        return Err(ApiError::BadRequest(
+            "acceptByToken: only a challenge to a user can be accepted by their token".into(),
+        ));
+    }
     let time_control = terms::challenge_clock(&f)?;
     let time_control = terms::clock_extras(
         time_control,
@@ -140,13 +146,15 @@ async fn named_arbiters(
     params(("username" = String, Path, description = "Who is challenged")),
     request_body(content((ChallengeForm = "application/x-www-form-urlencoded"), (ChallengeForm = "application/json"))),
     responses(
-        (status = 200, description = "The challenge, as lichess shows it", body = Object),
-        (status = 400, description = "A wrong field, named", body = ErrorBody),
-        (status = 403, description = "A guest asking for a rated game", body = ErrorBody),
+        (status = 200, description = "The challenge, as lichess shows it (`status: accepted` when `acceptByToken` started the game, whose id is the challenge's)", body = Object),
+        (status = 400, description = "A wrong field, named, or an `acceptByToken` that is not the challenged player's", body = ErrorBody),
+        (status = 403, description = "A guest asking for a rated game, or an `acceptByToken` without a scope to answer challenges", body = ErrorBody),
         (status = 404, description = "No such user", body = ErrorBody),
         (status = 429, description = "Too many challenges (made lately, or waiting for or from either player)", body = ErrorBody)))]
+#[allow(clippy::too_many_arguments)] // one extractor per service, as axum takes them
 async fn create(
     State(accounts): State<Arc<Accounts>>,
+    State(tokens): State<Arc<Tokens>>,
     State(arbiters): State<Arc<Arbiters>>,
     State(challenges): State<Arc<Challenges>>,
     State(limits): State<Arc<RateLimits>>,
@@ -159,12 +167,43 @@ async fn create(
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
     let (ids, names) = named_arbiters(&accounts, &arbiters, &form, &[&user, &dest]).await?;
+    let accepting = match form.accept_by_token.as_deref() {
+        Some(token) => Some(accepting_player(&tokens, token, &dest).await?),
+        None => None,
+    };
     let mut challenge = new_challenge(&limits, user, Some(dest), form)?;
     challenge.terms.arbiters = ids;
     challenge.terms.arbiter_names = names;
-    let answer = lichess::challenge_json(&challenge, "out");
+    let mut answer = lichess::challenge_json(&challenge, "out");
+    let id = challenge.id.clone();
     challenges.offer(challenge).await?;
+    if let Some(dest) = accepting {
+        challenges.accept(&id, &dest).await?;
+        answer["status"] = json!("accepted");
+    }
     Ok(Json(answer))
+}
+
+/// The challenged player, from the token given as `acceptByToken`: it must
+/// be theirs and allowed to answer challenges.
+async fn accepting_player(tokens: &Tokens, token: &str, dest: &User) -> Result<User, ApiError> {
+    let (user, scopes) = tokens.user_of(token).await.map_err(|e| match e {
+        ApiError::Unauthorized => ApiError::BadRequest("acceptByToken: an unknown token".into()),
+        e => e,
+    })?;
+    if user.id != dest.id {
+        return Err(ApiError::BadRequest(format!(
+            "acceptByToken: not a token of {}",
+            dest.name
+        )));
+    }
+    let answers = ["challenge:write", "board:play", "bot:play"];
+    if !scopes.split([' ', ',']).any(|s| answers.contains(&s)) {
+        return Err(ApiError::Forbidden(
+            "acceptByToken: the token needs challenge:write, board:play or bot:play".into(),
+        ));
+    }
+    Ok(user)
 }
 
 /// A challenge anyone with the link may accept (the answer's `url` is the page
@@ -317,6 +356,11 @@ async fn ai(
     Authed(user): Authed,
     Fields(f): Fields<ChallengeForm>,
 ) -> Result<Json<Value>, ApiError> {
+    if f.accept_by_token.is_some() {
+        return Err(ApiError::BadRequest(
+            "acceptByToken: the computer accepts by itself".into(),
+        ));
+    }
     let level = f.level.unwrap_or(1);
     if !(1..=8).contains(&level) {
         return Err(ApiError::BadRequest(format!(

@@ -70,6 +70,11 @@ pub struct ChallengeForm {
     pub fen: Option<String>,
     /// For the computer: its level, 1 to 8 (default 1).
     pub level: Option<u64>,
+    /// The challenged player's API token (with `challenge:write`,
+    /// `board:play` or `bot:play`): the challenge is accepted for them at
+    /// once and the game starts (lichess's `acceptByToken`).
+    #[serde(rename = "acceptByToken")]
+    pub accept_by_token: Option<String>,
 }
 
 /// A ruleset by its name, refused with the names there are.

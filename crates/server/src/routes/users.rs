@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::Json;
 use caissa_rating::ladder::Level;
 use serde::Deserialize;
@@ -16,6 +17,7 @@ use crate::domain::civil_date;
 use crate::http::error::ApiError;
 use crate::http::fields::Params;
 use crate::routes::docs::ErrorBody;
+use crate::routes::games::site_of;
 use crate::services::accounts::Accounts;
 use crate::services::events::UserEvents;
 use crate::services::games::Games;
@@ -29,12 +31,13 @@ const MAX_USERS: usize = 100;
 #[utoipa::path(get, path = "/api/user/{username}", tag = "users", security(()),
     params(("username" = String, Path, description = "The user's name, any case")),
     responses(
-        (status = 200, description = "`{id, username, title?, createdAt, perfs, ladder: {points, games, level}}` (`title`: `BOT` for a bot)", body = Object),
+        (status = 200, description = "`{id, username, url, title?, createdAt, perfs, ladder: {points, games, level}}` (`title`: `BOT` for a bot)", body = Object),
         (status = 404, description = "No such user", body = ErrorBody)))]
 async fn profile(
     State(accounts): State<Arc<Accounts>>,
     State(ratings): State<Arc<Ratings>>,
     Path(username): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let user = accounts.named(&username).await?;
     let perfs = ratings.perfs(user.id).await?;
@@ -46,6 +49,7 @@ async fn profile(
     let mut profile = json!({
         "id": user.name.to_lowercase(),
         "username": user.name,
+        "url": format!("{}/@/{}", site_of(&headers), user.name),
         "createdAt": user.created_at,
         "perfs": perfs,
         "ladder": { "points": points, "games": games, "level": level },

@@ -44,6 +44,9 @@ impl Subscriber for Ratings {
     }
 }
 
+/// The games lichess's `prog` (rating progress) looks back over.
+const PROGRESS_GAMES: usize = 12;
+
 impl Ratings {
     /// Ratings kept in `store`.
     pub fn new(store: Store) -> Ratings {
@@ -73,19 +76,39 @@ impl Ratings {
         }
     }
 
-    /// A user's ratings by speed, as lichess's `perfs`: `{"blitz": {"rating", "rd",
-    /// "prov", "games"}, ...}`.
+    /// A user's ratings by speed, as lichess's `perfs`: every rated speed
+    /// (`bullet`, `blitz`, `rapid`, `classical`, `correspondence`) with
+    /// `{games, rating, rd, prog, prov}` — a speed never played at its
+    /// starting values — where `prog` is the change over the last 12 games.
     pub async fn perfs(&self, user: i64) -> Result<Value, ApiError> {
         let config = Config::default();
         let mut perfs = serde_json::Map::new();
+        for speed in ["bullet", "blitz", "rapid", "classical", "correspondence"] {
+            perfs.insert(
+                speed.to_string(),
+                json!({
+                    "games": 0,
+                    "rating": config.initial_rating,
+                    "rd": config.initial_deviation,
+                    "prog": 0,
+                    "prov": true,
+                }),
+            );
+        }
         for (perf, r) in self.store.ratings(user).await? {
+            let history = self.store.rating_history(user, &perf).await?;
+            let before = match history.len() {
+                n if n > PROGRESS_GAMES => history[n - PROGRESS_GAMES - 1].1,
+                _ => config.initial_rating,
+            };
             perfs.insert(
                 perf,
                 json!({
+                    "games": r.games,
                     "rating": r.rating.round(),
                     "rd": r.deviation.round(),
+                    "prog": (r.rating - before).round(),
                     "prov": config.is_provisional(&to_rating(&r)),
-                    "games": r.games,
                 }),
             );
         }
