@@ -69,6 +69,34 @@ fn berserk_plays_a_whole_game_against_caissa() {
 }
 
 #[test]
+fn berserk_plays_as_a_bot_and_reads_what_clients_read() {
+    let dir = temp_dir("berserk-bot");
+    let db = db_url(&dir);
+    let person = account_with_token(&db, "Anna");
+    let bot = account_with_token(&db, "Tin-Bot");
+    let port = free_port();
+    let _server = start(&db, port);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/berserk_bot.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .args([
+            &format!("http://127.0.0.1:{port}"),
+            &person,
+            "Anna",
+            &bot,
+            "Tin-Bot",
+        ])
+        .output()
+        .expect("python3 with the berserk package is needed (scripts/test.sh installs it)");
+    assert!(
+        out.status.success(),
+        "berserk failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn sigkill_loses_no_acknowledged_move() {
     let dir = temp_dir("sigkill");
     let db = db_url(&dir);

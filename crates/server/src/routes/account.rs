@@ -199,10 +199,64 @@ async fn account(
     Ok(Json(account))
 }
 
+/// The account's email address, as lichess answers it: Caissa keeps none, so
+/// `{email: null}`.
+#[utoipa::path(get, path = "/api/account/email", tag = "account",
+    responses(
+        (status = 200, description = "`{email: null}`", body = Object),
+        (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
+async fn email(Authed(_user): Authed) -> Json<Value> {
+    Json(json!({ "email": null }))
+}
+
+/// The account's preferences, as lichess's `{prefs, language}`: the board
+/// settings the web app uses, with lichess's values for what Caissa does not
+/// offer to change.
+#[utoipa::path(get, path = "/api/account/preferences", tag = "account",
+    responses(
+        (status = 200, description = "`{prefs: {dark, transp, bgImg, is3d, theme, pieceSet, soundSet, blindfold, autoQueen, autoThreefold, takeback, moretime, clockTenths, clockBar, clockSound, premove, animation, captured, follow, highlight, destination, coords, replay, challenge, message, submitMove, confirmResign, insightShare, keyboardMove, zen, moveEvent, rookCastle}, language}`", body = Object),
+        (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
+async fn preferences(Authed(_user): Authed, headers: HeaderMap) -> Json<Value> {
+    let language = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split([',', ';']).next())
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .unwrap_or("en-GB");
+    Json(json!({
+        "prefs": {
+            "dark": false, "transp": false, "bgImg": "", "is3d": false,
+            "theme": "brown", "pieceSet": "cburnett", "soundSet": "standard",
+            "blindfold": 0, "autoQueen": 2, "autoThreefold": 2, "takeback": 3,
+            "moretime": 3, "clockTenths": 1, "clockBar": true, "clockSound": true,
+            "premove": true, "animation": 2, "captured": true, "follow": true,
+            "highlight": true, "destination": true, "coords": 1, "replay": 2,
+            "challenge": 4, "message": 3, "submitMove": 0, "confirmResign": 1,
+            "insightShare": 1, "keyboardMove": 0, "zen": 0, "moveEvent": 2,
+            "rookCastle": 1,
+        },
+        "language": language,
+    }))
+}
+
+/// Whether the account is in kid mode, as lichess answers it: Caissa has no
+/// kid mode, so `{kid: false}`.
+#[utoipa::path(get, path = "/api/account/kid", tag = "account",
+    responses(
+        (status = 200, description = "`{kid: false}`", body = Object),
+        (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
+async fn kid(Authed(_user): Authed) -> Json<Value> {
+    Json(json!({ "kid": false }))
+}
+
 /// The account routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account))
+        .routes(routes!(email))
+        .routes(routes!(preferences))
+        .routes(routes!(kid))
         .routes(routes!(register))
         .routes(routes!(login))
         .routes(routes!(guest))

@@ -60,6 +60,79 @@ async fn profile(
     Ok(Json(profile))
 }
 
+/// Most users `POST /api/users` takes at once (lichess's).
+const MAX_BY_ID: usize = 300;
+
+/// Users by their ids (names, any case, separated by commas), as lichess's
+/// users: `[{id, username, title?, url, createdAt, perfs}]`; names nobody has
+/// are left out.
+#[utoipa::path(post, path = "/api/users", tag = "users", security(()),
+    request_body(content = String, content_type = "text/plain", description = "Names separated by commas"),
+    responses(
+        (status = 200, description = "`[{id, username, title?, url, createdAt, perfs}]`", body = Object),
+        (status = 400, description = "Not UTF-8, or more than 300 names", body = ErrorBody)))]
+async fn users_by_id(
+    State(accounts): State<Arc<Accounts>>,
+    State(ratings): State<Arc<Ratings>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::BadRequest("the body is not UTF-8".into()))?;
+    let names: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.len() > MAX_BY_ID {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_BY_ID} users at once, not {}",
+            names.len()
+        )));
+    }
+    let site = site_of(&headers);
+    let mut users = Vec::new();
+    for name in names {
+        let Some(user) = accounts.by_name(name).await? else {
+            continue;
+        };
+        let mut shown = json!({
+            "id": user.name.to_lowercase(),
+            "username": user.name,
+            "url": format!("{site}/@/{}", user.name),
+            "createdAt": user.created_at,
+            "perfs": ratings.perfs(user.id).await?,
+        });
+        if let Some(title) = &user.title {
+            shown["title"] = json!(title);
+        }
+        users.push(shown);
+    }
+    Ok(Json(Value::Array(users)))
+}
+
+/// The score of two users against each other over their finished games (the
+/// last 1,000), as lichess's crosstable: `{users: {id1: score, id2: score},
+/// nbGames}`.
+#[utoipa::path(get, path = "/api/crosstable/{user1}/{user2}", tag = "users", security(()),
+    params(("user1" = String, Path, description = "A user"), ("user2" = String, Path, description = "Another user")),
+    responses(
+        (status = 200, description = "`{users: {id1: score, id2: score}, nbGames}`", body = Object),
+        (status = 404, description = "No such user", body = ErrorBody)))]
+async fn crosstable(
+    State(accounts): State<Arc<Accounts>>,
+    State(games): State<Arc<Games>>,
+    Path((first, second)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let a = accounts.named(&first).await?;
+    let b = accounts.named(&second).await?;
+    let (a_score, b_score, played) = games.score_between(a.id, b.id).await?;
+    let mut users = serde_json::Map::new();
+    users.insert(a.name.to_lowercase(), json!(a_score));
+    users.insert(b.name.to_lowercase(), json!(b_score));
+    Ok(Json(json!({ "users": users, "nbGames": played })))
+}
+
 /// Per speed, `[year, month (0-based), day, rating]` points, as lichess returns
 /// them.
 #[utoipa::path(get, path = "/api/user/{username}/rating-history", tag = "users", security(()),
@@ -150,6 +223,8 @@ async fn users_status(
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(profile))
+        .routes(routes!(users_by_id))
+        .routes(routes!(crosstable))
         .routes(routes!(history))
         .routes(routes!(users_status))
 }

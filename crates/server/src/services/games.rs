@@ -429,6 +429,38 @@ impl Games {
         }
     }
 
+    /// What `a` and `b` scored against each other over their last 1,000
+    /// finished games (1 a win, ½ a draw), and how many there were.
+    pub async fn score_between(&self, a: i64, b: i64) -> Result<(f64, f64, u32), ApiError> {
+        let filter = GameFilter {
+            vs: Some(b),
+            limit: 1_000,
+            ..GameFilter::default()
+        };
+        let (mut a_score, mut b_score, mut played) = (0.0, 0.0, 0);
+        for id in self.store.game_ids_of_user(a, &filter).await? {
+            let Some(game) = self.store.game(&id).await? else {
+                continue;
+            };
+            let a_white = game.white_id == a;
+            let (white, black) = match game.result.as_deref() {
+                Some("1-0") => (1.0, 0.0),
+                Some("0-1") => (0.0, 1.0),
+                Some("1/2-1/2") => (0.5, 0.5),
+                _ => continue,
+            };
+            played += 1;
+            let (mine, theirs) = if a_white {
+                (white, black)
+            } else {
+                (black, white)
+            };
+            a_score += mine;
+            b_score += theirs;
+        }
+        Ok((a_score, b_score, played))
+    }
+
     /// The games `user` is playing now, on any node (those another node owns
     /// are followed here from now on).
     pub async fn playing(&self, user: i64) -> Result<Vec<GameHandle>, ApiError> {
