@@ -1233,3 +1233,62 @@ async fn accept_by_token_starts_the_game_at_once_with_lichess_shapes() {
     assert!(exported["lastMoveAt"].as_u64().unwrap() >= exported["createdAt"].as_u64().unwrap());
     server.task.abort();
 }
+
+#[tokio::test]
+async fn the_tv_feed_features_the_game_being_played_and_follows_its_moves() {
+    let (server, client, anna, boris, id) = game(
+        "tv-feed",
+        &[
+            ("clock.limit", "300"),
+            ("clock.increment", "2"),
+            ("color", "white"),
+        ],
+    )
+    .await;
+    let unknown = client
+        .get(server.url("/api/tv/hyperBullet/feed"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404, "no such channel");
+    let (status, body) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/move/e2e4")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let feed = client.get(server.url("/api/tv/feed")).send().await.unwrap();
+    assert_eq!(feed.status(), 200);
+    // Boris answers a moment later: the feed has featured the game by then.
+    let mover = {
+        let (client, url) = (
+            client.clone(),
+            server.url(&format!("/api/board/game/{id}/move/e7e5")),
+        );
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            post(&client, url, &boris, &[]).await
+        })
+    };
+    let lines = read_lines(feed, |v| v["t"] == "fen").await;
+    assert_eq!(mover.await.unwrap().0, 200);
+    let featured = &lines[0];
+    assert_eq!(featured["t"], "featured", "{lines:?}");
+    assert_eq!(featured["d"]["id"], id.as_str());
+    assert_eq!(featured["d"]["players"][0]["user"]["name"], "Anna");
+    assert_eq!(featured["d"]["players"][1]["color"], "black");
+    assert_eq!(
+        featured["d"]["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"
+    );
+    let fen = lines.last().unwrap();
+    assert_eq!(fen["d"]["lm"], "e7e5", "{fen}");
+    assert_eq!(
+        fen["d"]["fen"],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w"
+    );
+    assert!(fen["d"]["wc"].as_u64().unwrap() <= 302, "{fen}");
+    server.task.abort();
+}

@@ -2,7 +2,6 @@
 //! lichess's filters), games by id, a user's current game, the games being
 //! played, TV and the games a user is playing.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
@@ -26,8 +25,7 @@ use crate::routes::docs::ErrorBody;
 use crate::routes::session::Authed;
 use crate::services::accounts::Accounts;
 use crate::services::exports::Exports;
-use crate::services::games::{Games, OnBoard};
-use crate::services::tournaments::Tournaments;
+use crate::services::games::Games;
 use crate::state::AppState;
 
 /// Most games `/api/games/export/_ids` takes at once (lichess's).
@@ -375,86 +373,6 @@ async fn live_games(State(games): State<Arc<Games>>) -> Json<Value> {
     Json(json!({ "games": listed }))
 }
 
-/// Which game TV shows.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct TvQuery {
-    /// The top board of this tournament (arena, Swiss or round robin) instead.
-    pub tournament: Option<String>,
-}
-
-/// The game on "TV", as `gameFull`: the live game with the most moves played,
-/// or a tournament's top board (a Swiss's first board still playing, an
-/// arena's game of the best-placed player).
-#[utoipa::path(get, path = "/api/tv", tag = "games", security(()), params(TvQuery),
-    responses(
-        (status = 200, description = "The game's `gameFull`", body = Object),
-        (status = 400, description = "An unknown query parameter", body = ErrorBody),
-        (status = 404, description = "No game is being played (in that tournament), or no such tournament", body = ErrorBody)))]
-async fn tv(
-    State(games): State<Arc<Games>>,
-    State(tournaments): State<Arc<Tournaments>>,
-    Params(q): Params<TvQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let id = match &q.tournament {
-        Some(tournament) => tournaments
-            .get(tournament)
-            .await?
-            .top_board()
-            .map(|b| b.game_id.clone())
-            .ok_or_else(|| ApiError::NotFound(format!("a game being played in {tournament}")))?,
-        None => {
-            games
-                .on_board_everywhere()
-                .await
-                .into_iter()
-                .max_by_key(|b| (b.plies, b.created_at))
-                .ok_or_else(|| ApiError::NotFound("a live game".into()))?
-                .id
-        }
-    };
-    let view = match games.live(&id) {
-        Some(handle) => handle.view_now().await,
-        None => games.find(&id).await?.view(),
-    };
-    Ok(Json(lichess::game_full(&view)))
-}
-
-/// For each speed being played, its best game now (the highest-rated pair, then
-/// the longest), with the better-rated player.
-#[utoipa::path(get, path = "/api/tv/channels", tag = "games", security(()),
-    responses((status = 200, description = "`{speed: {user, rating, gameId, color}}`", body = Object)))]
-async fn tv_channels(State(games): State<Arc<Games>>) -> Json<Value> {
-    let mut best: HashMap<String, OnBoard> = HashMap::new();
-    let strength = |b: &OnBoard| (b.white.rating + b.black.rating, b.plies);
-    for board in games.on_board_everywhere().await {
-        if best
-            .get(&board.speed)
-            .is_none_or(|b| strength(&board) > strength(b))
-        {
-            best.insert(board.speed.clone(), board);
-        }
-    }
-    let mut channels = serde_json::Map::new();
-    for (speed, board) in best {
-        let (player, color) = if board.white.rating >= board.black.rating {
-            (&board.white, "white")
-        } else {
-            (&board.black, "black")
-        };
-        channels.insert(
-            speed,
-            json!({
-                "user": { "id": player.name.to_lowercase(), "name": player.name },
-                "rating": player.rating,
-                "gameId": board.id,
-                "color": color,
-            }),
-        );
-    }
-    Json(Value::Object(channels))
-}
-
 /// How many games to list.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -506,7 +424,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(export_ids))
         .routes(routes!(current_game))
         .routes(routes!(live_games))
-        .routes(routes!(tv))
-        .routes(routes!(tv_channels))
         .routes(routes!(playing))
 }

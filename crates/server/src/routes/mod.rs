@@ -34,6 +34,7 @@ pub mod terms;
 pub mod tokens;
 pub mod tournament_json;
 pub mod tournaments;
+pub mod tv;
 pub mod users;
 
 /// The largest request body any endpoint takes.
@@ -81,6 +82,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(streams::router())
         .merge(socket::router())
         .merge(games::router())
+        .merge(tv::router())
         .merge(analysis::router())
         .merge(arbiter::router())
         .merge(tournaments::router())
