@@ -49,7 +49,7 @@ SQL
     fi
 fi
 
-cargo test --workspace
+cargo test --workspace --no-fail-fast
 
 if [ -n "${CAISSA_TEST_POSTGRES:-}" ]; then
     echo "== server tests on PostgreSQL"

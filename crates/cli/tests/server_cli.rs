@@ -188,13 +188,19 @@ fn token_create_gives_only_the_scopes_asked_for_and_names_an_unknown_one() {
     ]);
     let reader = out.lines().last().unwrap().trim().to_string();
     let bad = Command::new(BIN)
-        .args(["token", "create", "Anna", "--scopes", "board:play,bot:play"])
+        .args([
+            "token",
+            "create",
+            "Anna",
+            "--scopes",
+            "board:play,bot:cheat",
+        ])
         .args(["--db", &db])
         .output()
         .unwrap();
     assert!(!bad.status.success());
     let stderr = String::from_utf8_lossy(&bad.stderr);
-    assert!(stderr.contains("bot:play"), "{stderr}");
+    assert!(stderr.contains("bot:cheat"), "{stderr}");
     let port = free_port();
     let _server = start(&db, port);
     assert_eq!(http(port, "GET", "/api/challenge", &reader, "").0, 200);
