@@ -50,7 +50,8 @@ export function tokensCard() {
 
   const description = h('input', { id: 'token-description', maxlength: 100, required: true, placeholder: t('tokens.descriptionHint') });
   const boxes = SCOPES.map(([scope, key]) => h('label', { class: 'check' },
-    h('input', { type: 'checkbox', value: scope, checked: true }),
+    // A bot's token is asked for on purpose, as on lichess.
+    h('input', { type: 'checkbox', value: scope, checked: scope !== 'bot:play' }),
     h('span', {}, t(key))));
   const form = h('form', {
     class: 'token-form',
