@@ -29,8 +29,11 @@ pub enum Kind {
     Chat,
     /// New accounts, per source.
     Register,
-    /// Login attempts, per source (failures are also counted per name).
+    /// Login attempts, per source.
     Login,
+    /// Login attempts for one name from one source, given back when one
+    /// succeeds: the lockout after failed logins.
+    NamedLogin,
     /// New guests, per source.
     Guest,
 }
@@ -58,6 +61,8 @@ impl Kind {
             Kind::Register => (30.0, 60_000.0),
             // 30 at once, then one every 2 s.
             Kind::Login => (30.0, 2_000.0),
+            // 5 at once, then one every 12 s (5 a minute).
+            Kind::NamedLogin => (5.0, 12_000.0),
             // 30 at once, then one every 10 s.
             Kind::Guest => (30.0, 10_000.0),
         };
@@ -71,6 +76,7 @@ impl Kind {
             Kind::Chat => "chat lines",
             Kind::Register => "new accounts from this address",
             Kind::Login => "login attempts from this address",
+            Kind::NamedLogin => "failed logins for this name from this address",
             Kind::Guest => "new guests from this address",
         }
     }
@@ -84,6 +90,23 @@ pub enum Key {
     User(i64),
     /// A source address.
     Source(IpAddr),
+    /// A name (lower-cased, hashed: see [`Key::name_from`]) tried from a
+    /// source address.
+    NameFrom(u64, IpAddr),
+}
+
+impl Key {
+    /// The key of `name` tried from `source`. The hash (64-bit FNV-1a of the
+    /// lower-cased name) is the same on every node, so nodes share the bucket.
+    pub fn name_from(name: &str, source: IpAddr) -> Key {
+        let hash = name
+            .to_lowercase()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
+        Key::NameFrom(hash, source)
+    }
 }
 
 /// Tokens taken from one bucket on one node, for the others to take too.
@@ -93,8 +116,19 @@ pub struct Spent {
     pub key: Key,
     /// Which of their buckets.
     pub kind: Kind,
-    /// How many tokens.
+    /// How many tokens, after the refill if there was one.
     pub tokens: u32,
+    /// Whether the bucket was filled up again first (a login succeeded).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refilled: bool,
+}
+
+/// What was done to a bucket here since the other nodes were last told: the
+/// tokens taken, and whether it was filled up before them.
+#[derive(Clone, Copy, Default)]
+struct Taken {
+    tokens: u32,
+    refilled: bool,
 }
 
 /// Token buckets per key and kind.
@@ -106,7 +140,7 @@ pub struct RateLimits {
     limit_loopback: bool,
     /// What was taken here since the other nodes were last told; `None` when
     /// there are no other nodes.
-    spent: Mutex<Option<HashMap<(Key, Kind), u32>>>,
+    spent: Mutex<Option<HashMap<(Key, Kind), Taken>>>,
 }
 
 /// Buckets kept before full ones are pruned.
@@ -130,7 +164,7 @@ impl RateLimits {
         self.spent().get_or_insert_with(HashMap::new);
     }
 
-    fn spent(&self) -> std::sync::MutexGuard<'_, Option<HashMap<(Key, Kind), u32>>> {
+    fn spent(&self) -> std::sync::MutexGuard<'_, Option<HashMap<(Key, Kind), Taken>>> {
         self.spent.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -139,7 +173,12 @@ impl RateLimits {
         match self.spent().as_mut() {
             Some(spent) => spent
                 .drain()
-                .map(|((key, kind), tokens)| Spent { key, kind, tokens })
+                .map(|((key, kind), taken)| Spent {
+                    key,
+                    kind,
+                    tokens: taken.tokens,
+                    refilled: taken.refilled,
+                })
                 .collect(),
             None => Vec::new(),
         }
@@ -157,6 +196,9 @@ impl RateLimits {
             let Budget { burst, refill_ms } = self.budget(s.kind);
             let (tokens, at) = buckets.entry((s.key, s.kind)).or_insert((burst, now));
             *tokens = (*tokens + now.saturating_sub(*at) as f64 / refill_ms).min(burst);
+            if s.refilled {
+                *tokens = burst;
+            }
             *at = now;
             *tokens = (*tokens - f64::from(s.tokens)).max(0.0);
         }
@@ -181,6 +223,31 @@ impl RateLimits {
             return Ok(());
         }
         self.take_at(Key::Source(source), kind, now_ms())
+    }
+
+    /// Takes a token for `name` tried from `source` (loopback included: the
+    /// lockout protects an account, not the server).
+    pub fn take_name_from(&self, name: &str, source: IpAddr) -> Result<(), ApiError> {
+        self.take_at(Key::name_from(name, source), Kind::NamedLogin, now_ms())
+    }
+
+    /// Fills the bucket of `name` tried from `source` again: a login
+    /// succeeded, so the failures before it are forgiven on every node.
+    pub fn refill_name_from(&self, name: &str, source: IpAddr) {
+        let key = Key::name_from(name, source);
+        let kind = Kind::NamedLogin;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        buckets.remove(&(key, kind));
+        drop(buckets);
+        if let Some(spent) = self.spent().as_mut() {
+            spent.insert(
+                (key, kind),
+                Taken {
+                    tokens: 0,
+                    refilled: true,
+                },
+            );
+        }
     }
 
     fn take_at(&self, key: Key, kind: Kind, now: u64) -> Result<(), ApiError> {
@@ -211,7 +278,7 @@ impl RateLimits {
         *tokens -= 1.0;
         drop(buckets);
         if let Some(spent) = self.spent().as_mut() {
-            *spent.entry((key, kind)).or_insert(0) += 1;
+            spent.entry((key, kind)).or_default().tokens += 1;
         }
         Ok(())
     }
@@ -256,12 +323,14 @@ mod tests {
                 Spent {
                     key: Key::User(2),
                     kind: Kind::Chat,
-                    tokens: 1
+                    tokens: 1,
+                    refilled: false,
                 },
                 Spent {
                     key: Key::User(1),
                     kind: Kind::Seek,
-                    tokens: 6
+                    tokens: 6,
+                    refilled: false,
                 },
             ]
         );
@@ -277,12 +346,48 @@ mod tests {
                 key: Key::User(1),
                 kind: Kind::Seek,
                 tokens: 50,
+                refilled: false,
             }],
             0,
         );
         here.take_at(Key::User(1), Kind::Seek, 6_000).unwrap();
         // A node alone keeps nothing to tell.
         assert!(here.take_spent().is_empty());
+    }
+
+    #[test]
+    fn failed_logins_lock_a_name_on_every_node_until_one_succeeds() {
+        let here = RateLimits::default();
+        let there = RateLimits::default();
+        here.share();
+        there.share();
+        let source: IpAddr = "127.0.0.1".parse().unwrap();
+        // Three failures here, two there (names compare without case).
+        for _ in 0..3 {
+            here.take_name_from("Alice", source).unwrap();
+        }
+        for _ in 0..2 {
+            there.take_name_from("alice", source).unwrap();
+        }
+        there.charge(&here.take_spent());
+        here.charge(&there.take_spent());
+        for limits in [&here, &there] {
+            let refused = limits.take_name_from("ALICE", source).unwrap_err();
+            assert!(refused.to_string().contains("failed logins"), "{refused}");
+            // Another name, or the same name from elsewhere, is not locked.
+            limits.take_name_from("bob", source).unwrap();
+            limits
+                .take_name_from("alice", "10.1.2.3".parse().unwrap())
+                .unwrap();
+        }
+        // Alice logs in here (after a wait): both nodes forgive her failures.
+        here.refill_name_from("alice", source);
+        there.charge(&here.take_spent());
+        for limits in [&here, &there] {
+            for _ in 0..5 {
+                limits.take_name_from("alice", source).unwrap();
+            }
+        }
     }
 
     #[test]

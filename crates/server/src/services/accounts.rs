@@ -4,9 +4,8 @@
 //! another), guests, and sessions that expire. Password hashing (argon2, 19 MiB
 //! and tens of milliseconds each) runs at most one per core at a time.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use caissa_store::{Store, User};
@@ -17,12 +16,6 @@ use crate::http::error::ApiError;
 use crate::http::limits::{Kind, RateLimits};
 use crate::live::view::now_ms;
 
-/// Failed logins allowed per name and source in a window.
-const MAX_FAILURES: u32 = 5;
-/// The window, ms.
-const WINDOW_MS: u64 = 60_000;
-/// Failure records kept before expired ones are pruned.
-const FAILURES_PRUNE_AT: usize = 10_000;
 /// How long a request waits for a free hasher before it is told to come back.
 const HASH_WAIT: Duration = Duration::from_secs(10);
 
@@ -56,7 +49,6 @@ pub struct Accounts {
     store: Store,
     limits: Arc<RateLimits>,
     hashers: Semaphore,
-    failures: Mutex<HashMap<(String, IpAddr), (u32, u64)>>,
     session_ttl: Duration,
 }
 
@@ -68,7 +60,6 @@ impl Accounts {
             store,
             limits,
             hashers: Semaphore::new(cores),
-            failures: Mutex::default(),
             session_ttl,
         }
     }
@@ -124,7 +115,9 @@ impl Accounts {
     }
 
     /// The account `name` if `password` is its password. The attempt counts
-    /// before the password is checked.
+    /// before the password is checked, against the source's budget and the
+    /// budget of this name from this source (shared by every node); a
+    /// success gives the latter back.
     pub async fn login(
         &self,
         name: &str,
@@ -132,8 +125,7 @@ impl Accounts {
         source: IpAddr,
     ) -> Result<User, ApiError> {
         self.limits.take_source(source, Kind::Login)?;
-        let key = (name.to_lowercase(), source);
-        self.count_attempt(&key)?;
+        self.limits.take_name_from(name, source)?;
         let user = self.store.user_by_name(name).await?;
         let hash = user.as_ref().and_then(|u| u.password_hash.clone());
         let password = password.to_string();
@@ -146,42 +138,11 @@ impl Accounts {
         };
         match (ok, user) {
             (true, Some(user)) => {
-                self.lock_failures().remove(&key);
+                self.limits.refill_name_from(name, source);
                 Ok(user)
             }
             _ => Err(ApiError::LoginFailed),
         }
-    }
-
-    fn lock_failures(&self) -> std::sync::MutexGuard<'_, HashMap<(String, IpAddr), (u32, u64)>> {
-        self.failures.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Counts a login attempt for a name from a source, refusing it if that pair
-    /// has failed too often lately. A success clears the count.
-    fn count_attempt(&self, key: &(String, IpAddr)) -> Result<(), ApiError> {
-        let now = now_ms();
-        let mut failures = self.lock_failures();
-        if failures.len() >= FAILURES_PRUNE_AT {
-            failures.retain(|_, (_, since)| now.saturating_sub(*since) < WINDOW_MS);
-        }
-        let entry = failures.entry(key.clone()).or_insert((0, now));
-        if now.saturating_sub(entry.1) >= WINDOW_MS {
-            *entry = (0, now);
-        }
-        if entry.0 >= MAX_FAILURES {
-            let wait_ms = WINDOW_MS - now.saturating_sub(entry.1);
-            return Err(ApiError::TooManyRequests {
-                message: format!(
-                    "too many failed logins for {} from this address; try again in {} s",
-                    key.0,
-                    wait_ms.div_ceil(1000)
-                ),
-                retry_after_ms: wait_ms,
-            });
-        }
-        entry.0 += 1;
-        Ok(())
     }
 
     /// A new guest account with a generated name.
@@ -333,7 +294,7 @@ mod tests {
             .register("anna", "correct horse", here)
             .await
             .unwrap();
-        for _ in 0..MAX_FAILURES {
+        for _ in 0..failures_allowed() {
             let e = accounts.login("anna", "wrong", here).await.unwrap_err();
             assert!(matches!(e, ApiError::LoginFailed), "{e}");
         }
@@ -348,6 +309,11 @@ mod tests {
             .login("ANNA", "correct horse", there)
             .await
             .unwrap();
+    }
+
+    /// Failed logins a name may have from one source before it is locked.
+    fn failures_allowed() -> u32 {
+        Kind::NamedLogin.budget().burst as u32
     }
 
     #[tokio::test]
@@ -370,7 +336,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, MAX_FAILURES);
+        assert_eq!(checked, failures_allowed());
     }
 
     #[test]
