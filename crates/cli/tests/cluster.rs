@@ -807,3 +807,42 @@ async fn a_round_robin_is_played_across_nodes_and_outlives_its_hub() {
         player.await.unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_online_on_one_node_is_online_on_every_node() {
+    let Some(db) = scratch::postgres_url("cluster_bots").await.unwrap() else {
+        return;
+    };
+    drop(caissa_store::Store::open(&db).await.unwrap());
+    let tokens = accounts(&db, &["Robo".into(), "Anna".into()]).await;
+    let (_a_server, a) = node(&db);
+    let (_b_server, b) = node(&db);
+    let (status, body) = a
+        .post("/api/bot/account/upgrade", &tokens["Robo"], &[])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let online = |api: &Api| {
+        let url = format!("{}/api/bot/online", api.base);
+        let client = api.client.clone();
+        async move {
+            let text = client.get(url).send().await.unwrap().text().await.unwrap();
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap()["username"].clone())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert!(online(&a).await.is_empty());
+    // Robo listens on B; Anna (not a bot) on A.
+    let (_robo, robo_stream) =
+        follow_closable(&b, "/api/stream/event", Some(&tokens["Robo"])).await;
+    let _anna = follow(&a, "/api/stream/event", Some(&tokens["Anna"])).await;
+    for api in [&a, &b] {
+        assert_eq!(online(api).await, ["Robo"], "on {}", api.base);
+    }
+    // Robo's stream closes: nobody lists him.
+    robo_stream.abort();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for api in [&a, &b] {
+        assert!(online(api).await.is_empty(), "on {}", api.base);
+    }
+}

@@ -97,7 +97,7 @@ pub struct OnlineQuery {
     pub nb: Option<u64>,
 }
 
-/// The bots online now (with their event stream open on this node), as
+/// The bots online now (with their event stream open on any node), as
 /// lichess's users, one per line.
 #[utoipa::path(get, path = "/api/bot/online", tag = "bot", security(()),
     params(OnlineQuery),
@@ -116,7 +116,7 @@ async fn online(
         Some(n) => return Err(ApiError::BadRequest(format!("nb {n}: expected 1 to 300"))),
     };
     let mut lines = Vec::new();
-    for id in events.listening() {
+    for id in events.listening_everywhere().await {
         if lines.len() == nb {
             break;
         }

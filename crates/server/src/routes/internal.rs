@@ -1,6 +1,6 @@
 //! Between nodes: a node forwards a player's or an arbiter's action on a game
-//! to the node that owns it, and the hub asks the others what they are
-//! playing (for TV), showing the installation's shared secret. Anyone else is
+//! to the node that owns it, and nodes ask the others what they are playing
+//! (for TV) and who listens to their events (bots online), showing the installation's shared secret. Anyone else is
 //! refused (403).
 
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use utoipa_axum::routes;
 use crate::cluster::{Cluster, Forwarded, SECRET_HEADER};
 use crate::http::error::ApiError;
 use crate::routes::docs::ErrorBody;
+use crate::services::events::UserEvents;
 use crate::services::games::{Games, OnBoard};
 use crate::state::AppState;
 
@@ -23,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(forwarded))
         .routes(routes!(on_board))
+        .routes(routes!(listening))
 }
 
 /// Refuses anyone but another node of this installation.
@@ -54,6 +56,22 @@ async fn on_board(
 ) -> Result<Json<Vec<OnBoard>>, ApiError> {
     only_nodes(&cluster, &headers)?;
     Ok(Json(games.on_board_here()))
+}
+
+/// Between the nodes of one installation, not for clients: the ids of the
+/// users with an event stream open on this node (the bots online are those
+/// of every node), with the secret the nodes share in `X-Caissa-Cluster`.
+#[utoipa::path(get, path = "/internal/listening", tag = "nodes", security(()),
+    responses(
+        (status = 200, description = "`[user id]`", body = Vec<i64>),
+        (status = 403, description = "Not another node of this installation", body = ErrorBody)))]
+async fn listening(
+    State(cluster): State<Arc<Cluster>>,
+    State(events): State<Arc<UserEvents>>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<i64>>, ApiError> {
+    only_nodes(&cluster, &headers)?;
+    Ok(Json(events.listening()))
 }
 
 /// Between the nodes of one installation (several `caissa serve` on one

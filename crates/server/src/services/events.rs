@@ -19,6 +19,9 @@ use crate::protocol::lichess;
 /// Lines one stream may have waiting before its reader is dropped.
 const QUEUE: usize = 64;
 
+/// The internal route where a node says whose event streams it has open.
+pub const LISTENING_PATH: &str = "/internal/listening";
+
 /// The event streams of all users.
 pub struct UserEvents {
     listeners: Mutex<HashMap<i64, Vec<mpsc::Sender<Arc<str>>>>>,
@@ -106,6 +109,17 @@ impl UserEvents {
             .filter(|(_, streams)| streams.iter().any(|tx| !tx.is_closed()))
             .map(|(user, _)| *user)
             .collect()
+    }
+
+    /// The users with an event stream open on any node, each once.
+    pub async fn listening_everywhere(&self) -> Vec<i64> {
+        let mut users = self.listening();
+        if self.cluster.is_multi() {
+            users.extend(self.cluster.ask_nodes::<i64>(LISTENING_PATH).await);
+            users.sort_unstable();
+            users.dedup();
+        }
+        users
     }
 
     /// Streams open now, all users together.
