@@ -187,12 +187,16 @@ events.onEvent((event) => {
     sound.play('notify');
     renderNotifications();
   } else if (event.type === 'challengeDeclined') {
+    // Both sides hear it: the challenger is told who declined.
     const c = event.challenge || {};
-    // An open challenge (no one addressed) is only ever withdrawn by its challenger.
-    if (!isMe(c.challenger?.name)) toast(t('challenge.canceled', { name: c.challenger?.name || '' }), 'info');
-    else if (c.destUser?.name) toast(t('challenge.declined', { name: c.destUser.name }), 'info');
+    if (isMe(c.challenger?.name) && c.destUser?.name) toast(t('challenge.declined', { name: c.destUser.name }), 'info');
     renderNotifications();
-  } else if (event.type === 'challengeCanceled' || event.type === 'challengesChanged') {
+  } else if (event.type === 'challengeCanceled') {
+    // Both sides hear it: the challenged player is told it was withdrawn.
+    const c = event.challenge || {};
+    if (!isMe(c.challenger?.name)) toast(t('challenge.canceled', { name: c.challenger?.name || '' }), 'info');
+    renderNotifications();
+  } else if (event.type === 'challengesChanged') {
     renderNotifications();
   }
 });

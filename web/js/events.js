@@ -56,6 +56,9 @@ function handle(event, openedAt) {
     return;
   }
   if (type === 'challenge' && event.challenge) {
+    // Both sides hear of a challenge, as on lichess: only incoming ones wait
+    // for an answer here.
+    if (event.challenge.direction === 'out') return;
     challenges.set(event.challenge.id, event.challenge);
   } else if ((type === 'challengeDeclined' || type === 'challengeCanceled') && event.challenge) {
     challenges.delete(event.challenge.id);

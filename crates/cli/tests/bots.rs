@@ -276,7 +276,15 @@ async fn challenge_and_accept(
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let seen = next_of(dest_events, "challenge").await;
+    // Both players hear of a challenge; bot programs skip their own, as
+    // lichess-bot's `from_self` does.
+    let seen = loop {
+        let seen = next_of(dest_events, "challenge").await;
+        if seen["challenge"]["challenger"]["name"] != dest.0 {
+            break seen;
+        }
+    };
+    assert_eq!(seen["compat"]["bot"], true, "{seen}");
     let id = seen["challenge"]["id"].as_str().unwrap().to_string();
     assert_eq!(id, body["id"]);
     let (status, body) = api

@@ -184,6 +184,7 @@ impl AppState {
             challenges: Challenges::new(
                 store.clone(),
                 games.clone(),
+                ratings.clone(),
                 events.clone(),
                 config.max_pending_challenges,
                 cluster.clone(),

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 use super::*;
@@ -280,18 +280,20 @@ async fn a_game_nobody_starts_is_aborted_by_the_server() {
 }
 
 #[tokio::test]
-async fn a_withdrawn_challenge_is_announced_to_the_challenged_player() {
+async fn a_withdrawn_challenge_is_announced_to_both_players() {
     let db = temp_db("cancel");
     let anna = user_with_token(&db, "Anna").await;
     let boris = user_with_token(&db, "Boris").await;
     let server = Server::start(&db).await;
     let client = reqwest::Client::new();
-    let events = client
-        .get(server.url("/api/stream/event"))
-        .bearer_auth(&boris)
-        .send()
-        .await
-        .unwrap();
+    let events_of = |token: &str| {
+        client
+            .get(server.url("/api/stream/event"))
+            .bearer_auth(token)
+            .send()
+    };
+    let events = events_of(&boris).await.unwrap();
+    let anna_events = events_of(&anna).await.unwrap();
     let (status, challenge) = post(
         &client,
         server.url("/api/challenge/Boris"),
@@ -318,8 +320,13 @@ async fn a_withdrawn_challenge_is_announced_to_the_challenged_player() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    let lines = read_lines(events, |v| v["type"] == "challengeCanceled").await;
-    assert_eq!(lines.last().unwrap()["challenge"]["id"], *id);
+    for events in [events, anna_events] {
+        let lines = read_lines(events, |v| v["type"] == "challengeCanceled").await;
+        let canceled = lines.last().unwrap();
+        assert_eq!(canceled["challenge"]["id"], *id);
+        assert_eq!(canceled["challenge"]["status"], "canceled");
+        assert!(canceled["compat"].is_object(), "{canceled}");
+    }
     let (status, _) = post(
         &client,
         server.url(&format!("/api/challenge/{id}/accept")),
@@ -648,18 +655,20 @@ async fn every_spectator_gets_the_state_of_every_ply_in_order() {
 }
 
 #[tokio::test]
-async fn challenge_events_say_how_it_was_answered_and_the_real_colour() {
+async fn both_players_hear_a_challenge_and_how_it_was_answered_with_the_real_colour() {
     let db = temp_db("challenge-events");
     let anna = user_with_token(&db, "Anna").await;
     let boris = user_with_token(&db, "Boris").await;
     let server = Server::start(&db).await;
     let client = reqwest::Client::new();
-    let anna_events = client
-        .get(server.url("/api/stream/event"))
-        .bearer_auth(&anna)
-        .send()
-        .await
-        .unwrap();
+    let events_of = |token: &str| {
+        client
+            .get(server.url("/api/stream/event"))
+            .bearer_auth(token)
+            .send()
+    };
+    let anna_events = events_of(&anna).await.unwrap();
+    let boris_events = events_of(&boris).await.unwrap();
     let (status, challenge) = post(
         &client,
         server.url("/api/challenge/Boris"),
@@ -684,14 +693,35 @@ async fn challenge_events_say_how_it_was_answered_and_the_real_colour() {
     )
     .await;
     assert_eq!(status, 200);
-    let lines = read_lines(anna_events, |v| v["type"] == "challengeDeclined").await;
-    let declined = &lines.last().unwrap()["challenge"];
-    assert_eq!(declined["status"], "declined");
-    assert_eq!(declined["declineReasonKey"], "tooFast");
-    assert!(declined["declineReason"]
-        .as_str()
-        .unwrap()
-        .contains("too fast"));
+    // As lila does, both sides get `challenge` and `challengeDeclined`, each
+    // with `compat` (and here the reader's `direction`); the players carry
+    // their ratings at the challenge's speed.
+    for (events, direction) in [(anna_events, "out"), (boris_events, "in")] {
+        let lines = read_lines(events, |v| v["type"] == "challengeDeclined").await;
+        let kinds: Vec<&str> = lines.iter().filter_map(|l| l["type"].as_str()).collect();
+        assert_eq!(kinds, ["challenge", "challengeDeclined"], "{lines:?}");
+        let made = &lines[0];
+        assert_eq!(made["compat"], json!({ "bot": false, "board": true }));
+        assert_eq!(made["challenge"]["id"], *id);
+        assert_eq!(made["challenge"]["direction"], direction);
+        assert_eq!(made["challenge"]["status"], "created");
+        for side in ["challenger", "destUser"] {
+            let player = &made["challenge"][side];
+            assert!(player["rating"].as_u64().unwrap() > 0, "{player}");
+            // New players' ratings are provisional.
+            assert_eq!(player["provisional"], true, "{player}");
+        }
+        let declined = &lines[1]["challenge"];
+        assert_eq!(declined["status"], "declined");
+        assert_eq!(declined["direction"], direction);
+        assert_eq!(declined["declineReasonKey"], "tooFast");
+        assert!(declined["declineReason"]
+            .as_str()
+            .unwrap()
+            .contains("too fast"));
+    }
+    // The challenger's answer carries the ratings too.
+    assert!(challenge["challenger"]["rating"].is_u64(), "{challenge}");
     server.task.abort();
 }
 

@@ -23,6 +23,27 @@ pub struct Challenge {
     pub terms: Terms,
     /// When, ms.
     pub created_at: u64,
+    /// The players' ratings at the challenge's speed, as shown with it (set
+    /// when it is offered or read back).
+    pub ratings: Ratings,
+}
+
+/// The ratings shown with a challenge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ratings {
+    /// The challenger's.
+    pub challenger: Option<ShownRating>,
+    /// The challenged player's (none for an open challenge).
+    pub dest: Option<ShownRating>,
+}
+
+/// A rating as shown next to a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShownRating {
+    /// The rating, rounded.
+    pub rating: u32,
+    /// Whether it is still provisional (shown with a `?`).
+    pub provisional: bool,
 }
 
 impl Challenge {

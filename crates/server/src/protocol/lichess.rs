@@ -10,7 +10,7 @@ use caissa_arbiter::{GameResult, Termination, TimeControl};
 use caissa_rules::Color;
 use serde_json::{json, Value};
 
-use crate::domain::challenge::Challenge;
+use crate::domain::challenge::{Challenge, ShownRating};
 use crate::live::handle::GameHandle;
 use crate::live::view::{now_ms, GameSource, Player, View};
 
@@ -354,6 +354,8 @@ pub fn game_event(kind: &str, view: &View, me: i64) -> Value {
     if let Some(w) = winner(view) {
         game["winner"] = json!(w);
     }
+    let me_bot = view.info.player(color).title.as_deref() == Some("BOT");
+    game["compat"] = compat(me_bot);
     name_tournament(&mut game, &view.info.source);
     json!({ "type": kind, "game": game })
 }
@@ -468,6 +470,26 @@ pub fn light_user(user: &caissa_store::User) -> Value {
     light
 }
 
+/// A challenge's player as lichess shows one: the light user, with the
+/// rating at the challenge's speed (and `provisional` only when it is).
+fn rated_user(user: &caissa_store::User, rating: Option<ShownRating>) -> Value {
+    let mut light = light_user(user);
+    if let Some(shown) = rating {
+        light["rating"] = json!(shown.rating);
+        if shown.provisional {
+            light["provisional"] = json!(true);
+        }
+    }
+    light
+}
+
+/// lichess's `compat` of a game or challenge for its reader: whether the
+/// Bot API (a bot reading) and the Board API can play it. Here both play
+/// every game.
+pub fn compat(reader_is_bot: bool) -> Value {
+    json!({ "bot": reader_is_bot, "board": true })
+}
+
 /// A challenge as lichess shows it; `direction` is `in` (to the reader) or `out`.
 pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
     let tc = &c.terms.time_control;
@@ -489,8 +511,8 @@ pub fn challenge_json(c: &Challenge, direction: &str) -> Value {
         "id": c.id,
         "url": format!("/{}", c.id),
         "status": "created",
-        "challenger": light_user(&c.challenger),
-        "destUser": c.dest.as_ref().map(light_user),
+        "challenger": rated_user(&c.challenger, c.ratings.challenger),
+        "destUser": c.dest.as_ref().map(|d| rated_user(d, c.ratings.dest)),
         "variant": variant(c.terms.fen.is_some(), c.terms.chess960),
         "initialFen": c.terms.fen.as_deref().unwrap_or("startpos"),
         "rated": c.terms.rated,

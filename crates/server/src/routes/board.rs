@@ -451,6 +451,7 @@ async fn rematch(
                     arbiter_names: Vec::new(),
                 },
                 created_at: now_ms(),
+                ratings: Default::default(),
             };
             let answer = json!({ "ok": true, "challenge": challenge.id });
             challenges.offer(challenge).await?;

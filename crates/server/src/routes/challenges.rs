@@ -89,6 +89,7 @@ fn new_challenge(
             arbiter_names: Vec::new(),
         },
         created_at: now_ms(),
+        ratings: Default::default(),
     })
 }
 
@@ -174,9 +175,9 @@ async fn create(
     let mut challenge = new_challenge(&limits, user, Some(dest), form)?;
     challenge.terms.arbiters = ids;
     challenge.terms.arbiter_names = names;
+    let challenge = challenges.offer(challenge).await?;
     let mut answer = lichess::challenge_json(&challenge, "out");
     let id = challenge.id.clone();
-    challenges.offer(challenge).await?;
     if let Some(dest) = accepting {
         challenges.accept(&id, &dest).await?;
         answer["status"] = json!("accepted");
@@ -225,9 +226,9 @@ async fn open(
     let mut challenge = new_challenge(&limits, user, None, form)?;
     challenge.terms.arbiters = ids;
     challenge.terms.arbiter_names = names;
+    let challenge = challenges.offer(challenge).await?;
     let mut answer = lichess::challenge_json(&challenge, "out");
     answer["url"] = json!(format!("/challenge/{}", challenge.id));
-    challenges.offer(challenge).await?;
     Ok(Json(answer))
 }
 

@@ -48,10 +48,12 @@ fn json_line(value: &Value) -> Bytes {
     Bytes::from(format!("{value}\n"))
 }
 
-/// The user's events: incoming challenges (`challenge`, `challengeCanceled`),
-/// answers to theirs (`challengeDeclined`), games starting and ending
-/// (`gameStart`, `gameFinish`), and an empty line every 6 s. What is pending
-/// comes first. A user may have 16 streams open at once.
+/// The user's events: challenges made, declined and withdrawn (`challenge`,
+/// `challengeDeclined`, `challengeCanceled`, sent to both players as lichess
+/// does, with `compat` and the reader's `direction`), games starting and
+/// ending (`gameStart`, `gameFinish`), and an empty line every 6 s. What is
+/// pending (games, incoming challenges) comes first. A user may have 16
+/// streams open at once.
 #[utoipa::path(get, path = "/api/stream/event", tag = "streams",
     responses(
         (status = 200, description = "NDJSON lines", content_type = "application/x-ndjson"),

@@ -15,18 +15,20 @@ use std::sync::{Arc, Mutex, Weak};
 use caissa_arbiter::GameSetup;
 use caissa_rules::Color;
 use caissa_store::{Store, StoredChallenge, User};
-use serde_json::json;
+use serde_json::{json, Value};
 use tokio::sync::watch;
 
 use crate::cluster::{Cluster, Hears, Message};
-use crate::domain::challenge::{self, Challenge};
+use crate::domain::challenge::{self, Challenge, ShownRating};
 use crate::http::error::ApiError;
 use crate::live::handle::GameHandle;
 use crate::live::view::GameSource;
+use crate::live::view::Player;
 use crate::protocol::lichess;
-use crate::services::accounts::is_guest;
+use crate::services::accounts::{is_bot, is_guest};
 use crate::services::events::UserEvents;
 use crate::services::games::Games;
+use crate::services::ratings::Ratings;
 
 enum Entry {
     /// Waiting for an answer.
@@ -48,6 +50,7 @@ pub enum Cancelled {
 pub struct Challenges {
     store: Store,
     games: Arc<Games>,
+    ratings: Arc<Ratings>,
     events: Arc<UserEvents>,
     entries: Mutex<HashMap<String, Entry>>,
     max_pending: usize,
@@ -59,6 +62,7 @@ impl Challenges {
     pub fn new(
         store: Store,
         games: Arc<Games>,
+        ratings: Arc<Ratings>,
         events: Arc<UserEvents>,
         max_pending: usize,
         cluster: Arc<Cluster>,
@@ -66,6 +70,7 @@ impl Challenges {
         let challenges = Arc::new(Challenges {
             store,
             games,
+            ratings,
             events,
             entries: Mutex::default(),
             max_pending,
@@ -117,13 +122,39 @@ impl Challenges {
             tracing::error!("challenge {}: a player no longer exists", stored.id);
             return Ok(None);
         };
-        Ok(Some(Challenge {
+        let mut challenge = Challenge {
             id: stored.id.clone(),
             challenger,
             dest,
             terms,
             created_at: stored.created_at as u64,
-        }))
+            ratings: Default::default(),
+        };
+        challenge.ratings = self.ratings_of(&challenge).await;
+        Ok(Some(challenge))
+    }
+
+    /// The players' ratings at the challenge's speed.
+    async fn ratings_of(&self, c: &Challenge) -> challenge::Ratings {
+        let speed = c.terms.time_control.speed();
+        let shown = |player: Player| ShownRating {
+            rating: player.rating,
+            provisional: player.provisional,
+        };
+        let challenger = self
+            .ratings
+            .player(c.challenger.id, c.challenger.name.clone(), speed)
+            .await;
+        let dest = match &c.dest {
+            Some(d) => Some(shown(
+                self.ratings.player(d.id, d.name.clone(), speed).await,
+            )),
+            None => None,
+        };
+        challenge::Ratings {
+            challenger: Some(shown(challenger)),
+            dest,
+        }
     }
 
     /// With several nodes: a challenge made on another node, read from the
@@ -165,8 +196,10 @@ impl Challenges {
         });
     }
 
-    /// Keeps a challenge open (stored first) and tells the challenged player.
-    pub async fn offer(&self, c: Challenge) -> Result<(), ApiError> {
+    /// Keeps a challenge open (stored first) and tells both players, as
+    /// lichess does: the challenge as kept, with the players' ratings.
+    pub async fn offer(&self, mut c: Challenge) -> Result<Challenge, ApiError> {
+        c.ratings = self.ratings_of(&c).await;
         {
             let entries = self.lock();
             let waiting = || {
@@ -202,15 +235,12 @@ impl Challenges {
         self.store
             .save_challenge(&challenge::to_stored(&c)?)
             .await?;
-        if let Some(dest) = &c.dest {
-            self.events.notify(
-                dest.id,
-                &json!({ "type": "challenge", "challenge": lichess::challenge_json(&c, "in") }),
-            );
-        }
+        self.tell_both(&c, "challenge", |c, direction| {
+            lichess::challenge_json(c, direction)
+        });
         self.lock()
-            .insert(c.id.clone(), Entry::Waiting(Box::new(c)));
-        Ok(())
+            .insert(c.id.clone(), Entry::Waiting(Box::new(c.clone())));
+        Ok(c)
     }
 
     /// A waiting challenge.
@@ -478,24 +508,35 @@ impl Challenges {
         Ok(())
     }
 
-    /// Tells the challenger that a challenge was declined, and why.
+    /// Tells both players that a challenge was declined, and why.
     fn tell_declined(&self, c: &Challenge, reason: &str) {
-        let mut challenge = lichess::answered_json(c, "out", "declined");
-        challenge["declineReasonKey"] = json!(reason);
-        challenge["declineReason"] = json!(lichess::decline_reason(reason));
-        self.events.notify(
-            c.challenger.id,
-            &json!({ "type": "challengeDeclined", "challenge": challenge }),
-        );
+        self.tell_both(c, "challengeDeclined", |c, direction| {
+            let mut challenge = lichess::answered_json(c, direction, "declined");
+            challenge["declineReasonKey"] = json!(reason);
+            challenge["declineReason"] = json!(lichess::decline_reason(reason));
+            challenge
+        });
     }
 
-    /// Tells the challenged player that a challenge was withdrawn.
+    /// Tells both players that a challenge was withdrawn.
     fn tell_cancelled(&self, c: &Challenge) {
-        if let Some(dest) = &c.dest {
-            self.events.notify(
-                dest.id,
-                &json!({ "type": "challengeCanceled", "challenge": lichess::answered_json(c, "in", "canceled") }),
-            );
+        self.tell_both(c, "challengeCanceled", |c, direction| {
+            lichess::answered_json(c, direction, "canceled")
+        });
+    }
+
+    /// Sends an event about `c` to the challenger (`out`) and the challenged
+    /// player (`in`), as lila's event stream does, each with lichess's
+    /// `compat` (whether the Bot and Board APIs can play it).
+    fn tell_both(&self, c: &Challenge, kind: &str, json_of: impl Fn(&Challenge, &str) -> Value) {
+        let sides = [(Some(&c.challenger), "out"), (c.dest.as_ref(), "in")];
+        for (user, direction) in sides {
+            let Some(user) = user else {
+                continue;
+            };
+            let mut event = json!({ "type": kind, "challenge": json_of(c, direction) });
+            event["compat"] = lichess::compat(is_bot(user));
+            self.events.notify(user.id, &event);
         }
     }
 }
