@@ -1322,3 +1322,98 @@ async fn the_tv_feed_features_the_game_being_played_and_follows_its_moves() {
     assert!(fen["d"]["wc"].as_u64().unwrap() <= 302, "{fen}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn exports_give_each_moves_clock_and_accounts_count_the_time_played() {
+    let form = [
+        ("clock.limit", "300"),
+        ("clock.increment", "2"),
+        ("color", "white"),
+    ];
+    let (server, client, anna, boris, id) = game("clocks-export", &form).await;
+    for (token, uci) in [(&anna, "e2e4"), (&boris, "e7e5"), (&anna, "g1f3")] {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let (status, body) = post(
+            &client,
+            server.url(&format!("/api/board/game/{id}/move/{uci}")),
+            token,
+            &[],
+        )
+        .await;
+        assert_eq!(status, 200, "{uci}: {body}");
+    }
+    let (status, _) = post(
+        &client,
+        server.url(&format!("/api/board/game/{id}/resign")),
+        &boris,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let exported = moves_of(&server, &client, &id).await;
+    // lichess's `clocks`: the mover's time left after each move, centiseconds,
+    // the same as the PGN's [%clk] (which shows whole seconds).
+    let clocks: Vec<u64> = exported["clocks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no clocks in {exported}"))
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(clocks.len(), 3, "{exported}");
+    for &c in &clocks {
+        assert!(c <= 302 * 100 && c > 290 * 100, "{clocks:?}");
+    }
+    // As on lichess, each side's first move leaves its clock untouched; then
+    // White thought for about 0.4 s and got 2 s back.
+    assert_eq!(clocks[..2], [300 * 100, 300 * 100], "{clocks:?}");
+    assert!(clocks[2] > 301 * 100, "{clocks:?}");
+    let pgn = exported["pgn"].as_str().unwrap_or_default().to_string();
+    let pgn = if pgn.is_empty() {
+        client
+            .get(server.url(&format!("/game/export/{id}")))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    } else {
+        pgn
+    };
+    let clk: Vec<u64> = pgn
+        .match_indices("[%clk ")
+        .map(|(at, _)| {
+            let shown = caissa_pgn::clock::clk(&pgn[at..at + 20]).unwrap();
+            shown.as_millis() as u64 / 10
+        })
+        .collect();
+    assert_eq!(clk.len(), 3, "{pgn}");
+    for (centis, shown) in clocks.iter().zip(&clk) {
+        assert_eq!(centis / 100, shown / 100, "{clocks:?} against {pgn}");
+    }
+    // The game took more than a second: both players' play time counts it
+    // (recorded just after the game ends).
+    for token in [&anna, &boris] {
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            let account: Value = client
+                .get(server.url("/api/account"))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            assert_eq!(account["playTime"]["tv"], 0, "{account}");
+            // Whole numbers, as lichess sends them.
+            assert!(account["perfs"]["blitz"]["rating"].is_u64(), "{account}");
+            if account["playTime"]["total"].as_u64().unwrap() >= 1 {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "{account}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    server.task.abort();
+}

@@ -27,6 +27,8 @@ pub(crate) trait People: Send + Sync {
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
     async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError>;
     async fn give_title(&self, user_id: i64, title: &str) -> Result<bool, StoreError>;
+    async fn add_play_time(&self, user_id: i64, ms: i64) -> Result<(), StoreError>;
+    async fn play_time(&self, user_id: i64) -> Result<i64, StoreError>;
     async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError>;
     async fn tokens_of(&self, user_id: i64) -> Result<Vec<StoredToken>, StoreError>;
     async fn user_by_token(&self, token_hash: &str) -> Result<Option<(User, String)>, StoreError>;

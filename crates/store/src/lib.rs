@@ -151,6 +151,17 @@ impl Store {
         self.backend.give_title(user_id, title).await
     }
 
+    /// Adds `ms` to the time user `user_id` has spent in finished games.
+    pub async fn add_play_time(&self, user_id: i64, ms: i64) -> Result<(), StoreError> {
+        self.backend.add_play_time(user_id, ms).await
+    }
+
+    /// The time user `user_id` has spent in finished games, ms (0 for no
+    /// such user).
+    pub async fn play_time(&self, user_id: i64) -> Result<i64, StoreError> {
+        self.backend.play_time(user_id).await
+    }
+
     /// Records an API token (by its hash) for a user.
     pub async fn create_token(&self, token: &StoredToken) -> Result<(), StoreError> {
         self.backend.create_token(token).await

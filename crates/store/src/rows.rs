@@ -135,6 +135,7 @@ impl Table {
                 ("password_hash", OptText),
                 ("created_at", Int),
                 ("title", OptText),
+                ("play_time_ms", Int),
             ],
             Table::Tokens => &[
                 ("seq", Int),

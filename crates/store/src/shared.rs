@@ -219,6 +219,23 @@ macro_rules! shared_sql {
                 Ok(done.rows_affected() > 0)
             }
 
+            async fn add_play_time(&self, user_id: i64, ms: i64) -> Result<(), $crate::StoreError> {
+                sqlx::query("UPDATE users SET play_time_ms = play_time_ms + $1 WHERE id = $2")
+                    .bind(ms)
+                    .bind(user_id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn play_time(&self, user_id: i64) -> Result<i64, $crate::StoreError> {
+                let ms: Option<i64> = sqlx::query_scalar("SELECT play_time_ms FROM users WHERE id = $1")
+                    .bind(user_id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(ms.unwrap_or(0))
+            }
+
             async fn create_token(&self, token: &$crate::StoredToken) -> Result<(), $crate::StoreError> {
                 sqlx::query(
                     "INSERT INTO tokens (token_hash, user_id, scopes, description, created_at) \

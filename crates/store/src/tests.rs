@@ -159,6 +159,11 @@ async fn events_are_appended_once_and_survive_reopening(url: String) {
         None
     );
     assert!(store.give_title(a.id, "BOT").await.unwrap());
+    // Play time adds up game by game.
+    assert_eq!(store.play_time(a.id).await.unwrap(), 0);
+    store.add_play_time(a.id, 90_000).await.unwrap();
+    store.add_play_time(a.id, 30_500).await.unwrap();
+    assert_eq!(store.play_time(a.id).await.unwrap(), 120_500);
     assert!(!store.give_title(a.id, "GM").await.unwrap());
     let anna = store.user_by_id(a.id).await.unwrap().unwrap();
     assert_eq!(anna.title.as_deref(), Some("BOT"));

@@ -151,6 +151,9 @@ pub struct PlayedMove {
     pub uci: String,
     /// SAN (`e4`, `O-O`, `Qxf7#`).
     pub san: String,
+    /// Time left on the mover's clock after the move, ms (`None` without a
+    /// clock).
+    pub clock_ms: Option<u64>,
 }
 
 /// The moves of a game, shared by all its views; appended to by the game's task
@@ -190,6 +193,17 @@ impl Moves {
     pub fn last(&self) -> Option<PlayedMove> {
         let len = self.len;
         len.checked_sub(1).map(|i| self.log.read()[i].clone())
+    }
+
+    /// The time left on the mover's clock after each move, in centiseconds
+    /// (lichess's `clocks`), as far as moves were timed.
+    pub fn clocks_centis(&self) -> Vec<u64> {
+        let log = self.log.read();
+        log[..self.len]
+            .iter()
+            .map_while(|m| m.clock_ms)
+            .map(|ms| ms / 10)
+            .collect()
     }
 
     /// The moves in UCI, separated by spaces (the `moves` of a `gameState`).
@@ -252,6 +266,7 @@ impl MoveRecorder {
                 log.push(PlayedMove {
                     uci: positions[i].to_uci(moves[i]),
                     san: sans.get(i).cloned().unwrap_or_default(),
+                    clock_ms: game.move_clocks().get(i).copied().flatten(),
                 });
             }
         }

@@ -404,6 +404,10 @@ pub fn game_json(view: &View) -> Value {
     if let Some(p) = tc.periods.first() {
         let (initial, increment) = (p.base_ms / 1000, p.increment_ms / 1000);
         game["clock"] = json!({ "initial": initial, "increment": increment, "totalTime": initial + 40 * increment });
+        let clocks = view.moves.clocks_centis();
+        if !clocks.is_empty() {
+            game["clocks"] = json!(clocks);
+        }
     }
     name_tournament(&mut game, &info.source);
     for (side, berserk) in ["white", "black"].into_iter().zip(view.berserk) {

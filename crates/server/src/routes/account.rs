@@ -169,7 +169,7 @@ async fn logout(
 /// read this answer).
 #[utoipa::path(get, path = "/api/account", tag = "account",
     responses(
-        (status = 200, description = "`{id, username, url, createdAt, seenAt, perfs, title?}` (`title`: `BOT` for a bot account; and `csrf` for a session)", body = Object),
+        (status = 200, description = "`{id, username, url, createdAt, seenAt, perfs, playTime: {total, tv}, title?}` (`title`: `BOT` for a bot account; and `csrf` for a session)", body = Object),
         (status = 401, description = "No or an unknown token or session", body = ErrorBody)))]
 async fn account(
     State(accounts): State<Arc<Accounts>>,
@@ -185,6 +185,7 @@ async fn account(
         // Whoever asks for their account is being seen now.
         "seenAt": now_ms(),
         "perfs": ratings.perfs(user.id).await?,
+        "playTime": ratings.play_time(user.id).await?,
     });
     if let Some(title) = &user.title {
         account["title"] = json!(title);

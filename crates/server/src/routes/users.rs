@@ -31,7 +31,7 @@ const MAX_USERS: usize = 100;
 #[utoipa::path(get, path = "/api/user/{username}", tag = "users", security(()),
     params(("username" = String, Path, description = "The user's name, any case")),
     responses(
-        (status = 200, description = "`{id, username, url, title?, createdAt, perfs, ladder: {points, games, level}}` (`title`: `BOT` for a bot)", body = Object),
+        (status = 200, description = "`{id, username, url, title?, createdAt, perfs, playTime: {total, tv}, ladder: {points, games, level}}` (`title`: `BOT` for a bot)", body = Object),
         (status = 404, description = "No such user", body = ErrorBody)))]
 async fn profile(
     State(accounts): State<Arc<Accounts>>,
@@ -52,6 +52,7 @@ async fn profile(
         "url": format!("{}/@/{}", site_of(&headers), user.name),
         "createdAt": user.created_at,
         "perfs": perfs,
+        "playTime": ratings.play_time(user.id).await?,
         "ladder": { "points": points, "games": games, "level": level },
     });
     if let Some(title) = &user.title {
@@ -64,7 +65,7 @@ async fn profile(
 const MAX_BY_ID: usize = 300;
 
 /// Users by their ids (names, any case, separated by commas), as lichess's
-/// users: `[{id, username, title?, url, createdAt, perfs}]`; names nobody has
+/// users: `[{id, username, title?, url, createdAt, perfs, playTime}]`; names nobody has
 /// are left out.
 #[utoipa::path(post, path = "/api/users", tag = "users", security(()),
     request_body(content = String, content_type = "text/plain", description = "Names separated by commas"),
@@ -102,6 +103,7 @@ async fn users_by_id(
             "url": format!("{site}/@/{}", user.name),
             "createdAt": user.created_at,
             "perfs": ratings.perfs(user.id).await?,
+            "playTime": ratings.play_time(user.id).await?,
         });
         if let Some(title) = &user.title {
             shown["title"] = json!(title);

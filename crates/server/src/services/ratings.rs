@@ -1,6 +1,6 @@
 //! Ratings: Glicko-2 per speed and the ladder's points, read when a game starts
 //! (each player's rating at its speed) and recorded when a rated game ends (it
-//! subscribes to the games' news).
+//! subscribes to the games' news), and the time each player spends playing.
 
 use std::sync::Arc;
 
@@ -34,6 +34,15 @@ impl Subscriber for Ratings {
     fn finished(&self, view: Arc<View>) -> Effect {
         let store = self.store.clone();
         Box::pin(async move {
+            // A game played (not aborted) adds to both players' play time.
+            if view.moves.len() >= 2 {
+                let spent = (now_ms() as i64 - view.info.created_at as i64).max(0);
+                for user in [view.info.white.id, view.info.black.id] {
+                    if let Err(e) = store.add_play_time(user, spent).await {
+                        tracing::warn!("play time of game {}: {e}", view.id());
+                    }
+                }
+            }
             if !view.info.rated {
                 return;
             }
@@ -68,6 +77,13 @@ impl Ratings {
         player
     }
 
+    /// lichess's `playTime` of `user`: `{total, tv}` in seconds, `total` the
+    /// time spent in finished games (`tv`, time shown on TV, is not kept: 0).
+    pub async fn play_time(&self, user: i64) -> Result<Value, ApiError> {
+        let total = self.store.play_time(user).await? / 1000;
+        Ok(json!({ "total": total, "tv": 0 }))
+    }
+
     /// `user`'s rating at `speed` (the default for a newcomer).
     pub async fn rating_of(&self, user: i64, speed: Speed) -> u32 {
         match self.store.rating(user, speed.name()).await {
@@ -79,7 +95,8 @@ impl Ratings {
     /// A user's ratings by speed, as lichess's `perfs`: every rated speed
     /// (`bullet`, `blitz`, `rapid`, `classical`, `correspondence`) with
     /// `{games, rating, rd, prog, prov}` — a speed never played at its
-    /// starting values — where `prog` is the change over the last 12 games.
+    /// starting values — where `prog` is the change over the last 12 games;
+    /// whole numbers, as lichess sends them.
     pub async fn perfs(&self, user: i64) -> Result<Value, ApiError> {
         let config = Config::default();
         let mut perfs = serde_json::Map::new();
@@ -88,8 +105,8 @@ impl Ratings {
                 speed.to_string(),
                 json!({
                     "games": 0,
-                    "rating": config.initial_rating,
-                    "rd": config.initial_deviation,
+                    "rating": config.initial_rating.round() as i64,
+                    "rd": config.initial_deviation.round() as i64,
                     "prog": 0,
                     "prov": true,
                 }),
@@ -105,9 +122,9 @@ impl Ratings {
                 perf,
                 json!({
                     "games": r.games,
-                    "rating": r.rating.round(),
-                    "rd": r.deviation.round(),
-                    "prog": (r.rating - before).round(),
+                    "rating": r.rating.round() as i64,
+                    "rd": r.deviation.round() as i64,
+                    "prog": (r.rating - before).round() as i64,
                     "prov": config.is_provisional(&to_rating(&r)),
                 }),
             );
