@@ -624,7 +624,28 @@ async fn tv_shows_the_best_game_whichever_node_plays_it() {
     // node B, and nobody on A has looked at it.
     let (_a_server, a) = node(&db);
     let (_b_server, b) = node(&db);
+    // A stream on A following Anna and Boris hears of the game B plays.
+    let following = a
+        .client
+        .post(format!("{}/api/stream/games-by-users", a.base))
+        .body("Anna,Boris")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(following.status(), 200);
+    let mut following = following.bytes_stream();
     let game = start_game(&b, anna, boris).await;
+    let told = tokio::time::timeout(Duration::from_secs(10), async {
+        let mut text = Vec::new();
+        while !text.contains(&b'\n') {
+            text.extend_from_slice(&following.next().await.unwrap().unwrap());
+        }
+        serde_json::from_slice::<Value>(text.split(|&c| c == b'\n').next().unwrap()).unwrap()
+    })
+    .await
+    .expect("the game's start was told on A");
+    assert_eq!(told["id"], game.as_str(), "{told}");
+    assert_eq!(told["players"]["white"]["userId"], "anna", "{told}");
     play(&b, &game, "e2e4", anna).await;
     for api in [&a, &b] {
         let (status, tv) = api.get_json("/api/tv").await;

@@ -67,6 +67,17 @@ pub enum Message {
         /// What was said.
         text: String,
     },
+    /// A game started or ended (for the streams following its players).
+    GameTold {
+        /// The sender's generation.
+        from: i64,
+        /// White's name, lower-cased.
+        white: String,
+        /// Black's name, lower-cased.
+        black: String,
+        /// The game's NDJSON line, without its newline.
+        line: String,
+    },
     /// A challenge was answered (or withdrawn): let it go.
     ChallengeGone {
         /// The sender's generation.
@@ -115,6 +126,7 @@ impl Message {
             | Message::User { from, .. }
             | Message::Chat { from, .. }
             | Message::ChallengeGone { from, .. }
+            | Message::GameTold { from, .. }
             | Message::Presence { from, .. }
             | Message::PresenceAsked { from, .. }
             | Message::Token { from, .. }

@@ -26,6 +26,7 @@ use crate::services::chat::Chat;
 use crate::services::computer::Computer;
 use crate::services::events::UserEvents;
 use crate::services::exports::Exports;
+use crate::services::game_news::GameNews;
 use crate::services::games::Games;
 use crate::services::lobby::Lobby;
 use crate::services::ratings::Ratings;
@@ -98,6 +99,8 @@ pub struct AppState {
     pub tokens: Arc<Tokens>,
     /// Users' event streams.
     pub events: Arc<UserEvents>,
+    /// Games starting and ending, for streams following players.
+    pub game_news: Arc<GameNews>,
     /// Challenges.
     pub challenges: Arc<Challenges>,
     /// Seeks.
@@ -156,6 +159,8 @@ impl AppState {
         // Ratings first: the players hear that a game is over once it is rated.
         news.subscribe(ratings.clone());
         news.subscribe(events.clone());
+        let game_news = GameNews::new(cluster.clone());
+        news.subscribe(game_news.clone());
         let writer = Writer::spawn(store.clone(), metrics.clone(), cluster.clone());
         let games = Games::new(
             store.clone(),
@@ -204,6 +209,7 @@ impl AppState {
             assets: Arc::new(Assets::new(config.web_dir.clone())),
             config: Arc::new(config),
             events,
+            game_news,
             games,
             ratings,
             limits,

@@ -1417,3 +1417,101 @@ async fn exports_give_each_moves_clock_and_accounts_count_the_time_played() {
     }
     server.task.abort();
 }
+
+#[tokio::test]
+async fn games_among_followed_users_stream_as_they_start_and_end() {
+    let db = temp_db("games-by-users");
+    let anna = user_with_token(&db, "Anna").await;
+    let boris = user_with_token(&db, "Boris").await;
+    let clara = user_with_token(&db, "Clara").await;
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let follow = |names: &'static str, query: &'static str| {
+        client
+            .post(server.url(&format!("/api/stream/games-by-users{query}")))
+            .body(names)
+            .send()
+    };
+    // A game already going on between Anna and Boris.
+    let first = challenge_and_accept(&server, &client, &anna, &boris, "Boris").await;
+    let current = follow("anna, BORIS", "?withCurrentGames=true")
+        .await
+        .unwrap();
+    assert_eq!(current.status(), 200);
+    let lines = read_lines(current, |_| true).await;
+    assert_eq!(lines[0]["id"], first.as_str(), "{lines:?}");
+    assert_eq!(lines[0]["statusName"], "started");
+    let stream = follow("anna,boris", "").await.unwrap();
+    // A game with someone not followed is not told; a new one among them is,
+    // when it starts and when it ends.
+    let _elsewhere = challenge_and_accept(&server, &client, &clara, &anna, "Anna").await;
+    let second = challenge_and_accept(&server, &client, &boris, &anna, "Anna").await;
+    let (status, _) = post(
+        &client,
+        server.url(&format!("/api/board/game/{second}/resign")),
+        &anna,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let lines = read_lines(stream, |l| l["statusName"] == "resign").await;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        assert_eq!(line["id"], second.as_str(), "{line}");
+        assert_eq!(line["players"]["white"]["userId"], "boris", "{line}");
+        assert_eq!(line["players"]["black"]["userId"], "anna", "{line}");
+        assert_eq!(line["clock"], json!({ "initial": 300, "increment": 2 }));
+        assert_eq!(line["speed"], "blitz");
+    }
+    assert_eq!(lines[0]["status"], 20, "started: {:?}", lines[0]);
+    assert_eq!(lines[1]["status"], 31, "resigned: {:?}", lines[1]);
+    assert_eq!(lines[1]["winner"], "white");
+    // Fewer than two users: nothing to follow; more than 300: refused.
+    let alone = follow("anna", "").await.unwrap();
+    assert_eq!(alone.text().await.unwrap(), "");
+    let crowd: String = (0..301).map(|i| format!("u{i},")).collect();
+    let refused = client
+        .post(server.url("/api/stream/games-by-users"))
+        .body(crowd)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+
+    // TV's channels list their best games: PGN, or NDJSON when asked.
+    let blitz = client
+        .get(server.url("/api/tv/blitz?nb=5&moves=true&pgnInJson=true"))
+        .header("accept", "application/x-ndjson")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(blitz.status(), 200);
+    let listed: Vec<String> = blitz
+        .text()
+        .await
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(listed.len(), 2, "the two games still played: {listed:?}");
+    assert!(listed.contains(&first), "{listed:?}");
+    let pgn = client
+        .get(server.url("/api/tv/best?nb=1"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
+    for (path, status) in [("/api/tv/rocket", 404), ("/api/tv/blitz?nb=31", 400)] {
+        let answer = client.get(server.url(path)).send().await.unwrap();
+        assert_eq!(answer.status(), status, "{path}");
+    }
+    server.task.abort();
+}

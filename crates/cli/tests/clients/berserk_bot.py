@@ -49,9 +49,11 @@ def main():
     challenge = person.challenges.create(bot_name, rated=False, clock_limit=300, clock_increment=3, color="white")
     game_id = challenge["id"]
     assert challenge["destUser"]["title"] == "BOT", challenge
+    assert isinstance(challenge["challenger"]["rating"], int), challenge
     events = bot.bots.stream_incoming_events()
     seen = next_of(events, "challenge")
     assert seen["challenge"]["id"] == game_id, seen
+    assert seen["compat"] == {"bot": True, "board": True}, seen
     online = list(person.bots.get_online_bots(limit=10))
     assert [u["username"] for u in online] == [bot_name], online
     bot.bots.accept_challenge(game_id)
@@ -72,6 +74,12 @@ def main():
             person.board.make_move(game_id, move)
         else:
             bot.bots.make_move(game_id, move)
+        if i == 3:
+            # TV's blitz channel lists the game being played (5+3 is blitz).
+            ongoing = person.tv.get_best_ongoing("blitz", count=5)
+            assert [g["id"] for g in ongoing] == [game_id], ongoing
+            pgn = person.tv.get_best_ongoing("best", as_pgn=True)
+            assert f"/{game_id}" in pgn and "2. Bc4" in pgn and "Nc6" in pgn, pgn
     final = finished(bot_stream)
     assert final["status"] == "mate" and final["winner"] == "white", final
     chat = person.board.get_game_chat(game_id)

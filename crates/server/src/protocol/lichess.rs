@@ -379,6 +379,43 @@ fn export_user(p: &Player) -> Value {
     user
 }
 
+/// A game as lichess's `/api/stream/games-by-users` sends it when it starts
+/// and when it ends: `{id, rated, variant, speed, perf, createdAt, status,
+/// statusName, players: {white: {userId, rating, provisional?}, black},
+/// winner?, initialFen?, clock?: {initial, increment}}` (seconds).
+pub fn stream_game_json(view: &View) -> Value {
+    let info = &view.info;
+    let tc = &info.setup.time_control;
+    let player = |p: &Player| {
+        let mut shown = json!({ "userId": p.name.to_lowercase(), "rating": p.rating });
+        if p.provisional {
+            shown["provisional"] = json!(true);
+        }
+        shown
+    };
+    let mut game = json!({
+        "id": info.id,
+        "rated": info.rated,
+        "variant": view_variant(view)["key"],
+        "speed": speed(tc),
+        "perf": speed(tc),
+        "createdAt": info.created_at,
+        "status": status_id(status(view)),
+        "statusName": status(view),
+        "players": { "white": player(&info.white), "black": player(&info.black) },
+    });
+    if let Some(w) = winner(view) {
+        game["winner"] = json!(w);
+    }
+    if let Some(fen) = &info.setup.fen {
+        game["initialFen"] = json!(fen);
+    }
+    if let Some(p) = tc.periods.first() {
+        game["clock"] = json!({ "initial": p.base_ms / 1000, "increment": p.increment_ms / 1000 });
+    }
+    game
+}
+
 /// A game as `/game/export/{id}` returns it in JSON.
 pub fn game_json(view: &View) -> Value {
     let info = &view.info;

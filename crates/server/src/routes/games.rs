@@ -1,6 +1,7 @@
 //! Games to read: one game's export (PGN or JSON), a user's games (streamed, with
 //! lichess's filters), games by id, a user's current game, the games being
-//! played, TV and the games a user is playing.
+//! played, TV, the games a user is playing, and the games among a set of
+//! users as they start and end.
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use caissa_arbiter::Speed;
 use caissa_store::GameFilter;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use tokio::sync::broadcast;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -25,7 +27,8 @@ use crate::routes::docs::ErrorBody;
 use crate::routes::session::Authed;
 use crate::services::accounts::Accounts;
 use crate::services::exports::Exports;
-use crate::services::games::Games;
+use crate::services::game_news::GameNews;
+use crate::services::games::{Found, Games};
 use crate::state::AppState;
 
 /// Most games `/api/games/export/_ids` takes at once (lichess's).
@@ -416,6 +419,102 @@ async fn playing(
     Ok(Json(json!({ "nowPlaying": listed })))
 }
 
+/// Most users `/api/stream/games-by-users` follows (lichess's).
+const MAX_FOLLOWED: usize = 300;
+
+/// Which games a games-by-users stream starts with.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ByUsersQuery {
+    /// Also the games among them being played now (default false).
+    pub with_current_games: Option<bool>,
+}
+
+/// The games played between any two of the users named in the body (names,
+/// any case, separated by commas; at most 300), a line when each starts and
+/// when it ends, as lichess streams them: `{id, rated, variant, speed, perf,
+/// createdAt, status, statusName, players: {white: {userId, rating}, black},
+/// winner?, initialFen?, clock?}`. Fewer than two users: an empty stream.
+#[utoipa::path(post, path = "/api/stream/games-by-users", tag = "games", security(()),
+    params(ByUsersQuery),
+    request_body(content = String, content_type = "text/plain", description = "Up to 300 user names, separated by commas"),
+    responses(
+        (status = 200, description = "NDJSON lines, and an empty one every 6 s", content_type = "application/x-ndjson"),
+        (status = 400, description = "More than 300 names, not UTF-8, or an unknown parameter", body = ErrorBody)))]
+async fn games_by_users(
+    State(games): State<Arc<Games>>,
+    State(news): State<Arc<GameNews>>,
+    Params(q): Params<ByUsersQuery>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::BadRequest("the body must be user names in UTF-8".into()))?;
+    let users: std::collections::HashSet<String> = text
+        .split(',')
+        .map(|name| name.trim().to_lowercase())
+        .filter(|name| !name.is_empty())
+        .collect();
+    if users.len() > MAX_FOLLOWED {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_FOLLOWED} users, not {}",
+            users.len()
+        )));
+    }
+    if users.len() < 2 {
+        return Ok(crate::routes::streams::ndjson(futures_util::stream::empty()));
+    }
+    // Follow first, so that no game starting meanwhile is missed.
+    let told = news.follow();
+    let mut first = Vec::new();
+    if q.with_current_games == Some(true) {
+        let among = |name: &str| users.contains(&name.to_lowercase());
+        for board in games.on_board_everywhere().await {
+            if !(among(&board.white.name) && among(&board.black.name)) {
+                continue;
+            }
+            if let Ok(found) = games.find(&board.id).await {
+                let view = match found {
+                    Found::Live(handle) => handle.view_now().await,
+                    Found::Stored(view) => view,
+                };
+                first.push(Bytes::from(format!(
+                    "{}\n",
+                    lichess::stream_game_json(&view)
+                )));
+            }
+        }
+    }
+    let tick = tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
+    let later = futures_util::stream::unfold(
+        (told, tick, users),
+        |(mut told, mut tick, users)| async move {
+            loop {
+                let line = tokio::select! {
+                    news = told.recv() => match news {
+                        Ok(game) if users.contains(&game.white) && users.contains(&game.black)
+                            && game.white != game.black => {
+                            Bytes::from(format!("{}\n", game.line))
+                        }
+                        Ok(_) => continue,
+                        // A reader this far behind misses the oldest, as on lichess.
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return None,
+                    },
+                    _ = tick.tick() => Bytes::from_static(b"\n"),
+                };
+                return Some((line, (told, tick, users)));
+            }
+        },
+    );
+    use futures_util::StreamExt;
+    Ok(crate::routes::streams::ndjson(
+        futures_util::stream::iter(first).chain(later),
+    ))
+}
+
+/// The keep-alive of a games-by-users stream.
+const KEEPALIVE: std::time::Duration = std::time::Duration::from_secs(6);
+
 /// The routes of games to read.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -425,4 +524,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(current_game))
         .routes(routes!(live_games))
         .routes(routes!(playing))
+        .routes(routes!(games_by_users))
 }

@@ -23,6 +23,7 @@ use crate::live::handle::{Changes, ChatLine, GameHandle, Presence, PresenceGuard
 use crate::protocol::lichess;
 use crate::routes::docs::ErrorBody;
 use crate::routes::session::Authed;
+use crate::services::accounts::is_bot;
 use crate::services::challenges::Challenges;
 use crate::services::events::UserEvents;
 use crate::services::games::{Found, Games};
@@ -67,7 +68,13 @@ async fn event_stream(
     let mut first: Vec<Value> = challenges
         .waiting(|c| c.is_for(user.id))
         .iter()
-        .map(|c| json!({ "type": "challenge", "challenge": lichess::challenge_json(c, "in") }))
+        .map(|c| {
+            json!({
+                "type": "challenge",
+                "challenge": lichess::challenge_json(c, "in"),
+                "compat": lichess::compat(is_bot(&user)),
+            })
+        })
         .collect();
     for game in games.playing(user.id).await? {
         first.push(lichess::game_event("gameStart", &game.view(), user.id));

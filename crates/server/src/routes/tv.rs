@@ -1,7 +1,8 @@
 //! TV: the game most worth watching now, on any node — the one with the most
 //! moves (`/api/tv`), the best per speed (`/api/tv/channels`), and lichess's
 //! feeds that follow it move by move and move on to the next when it ends
-//! (`/api/tv/feed`, `/api/tv/{channel}/feed`).
+//! (`/api/tv/feed`, `/api/tv/{channel}/feed`), and a channel's best games
+//! exported (`/api/tv/{channel}`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,7 +10,8 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::response::Response;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -23,7 +25,9 @@ use crate::live::handle::{Changes, GameHandle};
 use crate::live::view::{Player, View};
 use crate::protocol::lichess;
 use crate::routes::docs::ErrorBody;
+use crate::routes::games::{accepts, site_of};
 use crate::routes::streams::ndjson;
+use crate::services::exports::Exports;
 use crate::services::games::{Found, Games, OnBoard};
 use crate::services::tournaments::Tournaments;
 use crate::state::AppState;
@@ -92,7 +96,6 @@ async fn tv(
     responses((status = 200, description = "`{speed: {user, rating, gameId, color}}`", body = Object)))]
 async fn tv_channels(State(games): State<Arc<Games>>) -> Json<Value> {
     let mut best: HashMap<String, OnBoard> = HashMap::new();
-    let strength = |b: &OnBoard| (b.white.rating + b.black.rating, b.plies);
     for board in games.on_board_everywhere().await {
         if best
             .get(&board.speed)
@@ -124,7 +127,6 @@ async fn tv_channels(State(games): State<Arc<Games>>) -> Json<Value> {
 /// The game a feed of `channel` shows now: the best rated pair being
 /// played at that speed (any speed for `best`), then the longest.
 async fn featured_now(games: &Games, channel: &str) -> Option<GameHandle> {
-    let strength = |b: &OnBoard| (b.white.rating + b.black.rating, b.plies);
     let best = games
         .on_board_everywhere()
         .await
@@ -216,13 +218,25 @@ impl Feed {
     }
 }
 
-fn feed(games: Arc<Games>, channel: &str) -> Result<Response, ApiError> {
-    if !CHANNELS.contains(&channel) {
-        return Err(ApiError::NotFound(format!(
-            "TV channel {channel:?}; the channels are {}",
-            CHANNELS.join(", ")
-        )));
+/// Refuses a channel that is not one of [`CHANNELS`], naming them.
+fn known_channel(channel: &str) -> Result<(), ApiError> {
+    if CHANNELS.contains(&channel) {
+        return Ok(());
     }
+    Err(ApiError::NotFound(format!(
+        "TV channel {channel:?}; the channels are {}",
+        CHANNELS.join(", ")
+    )))
+}
+
+/// How much a game on TV is worth watching: the players' ratings together,
+/// then its length.
+fn strength(b: &OnBoard) -> (u32, usize) {
+    (b.white.rating + b.black.rating, b.plies)
+}
+
+fn feed(games: Arc<Games>, channel: &str) -> Result<Response, ApiError> {
+    known_channel(channel)?;
     let feed = Feed {
         games,
         channel: channel.to_string(),
@@ -260,6 +274,74 @@ async fn channel_feed(
     feed(games, &channel)
 }
 
+/// Which of a channel's games, and how.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ChannelGamesQuery {
+    /// How many games (1 to 30, default 10).
+    pub nb: Option<u64>,
+    /// lichess's export switches, taken as given: every game here is sent
+    /// with its moves, tags, clocks and (in JSON) its PGN.
+    pub moves: Option<bool>,
+    /// As `moves`.
+    pub pgn_in_json: Option<bool>,
+    /// As `moves`.
+    pub tags: Option<bool>,
+    /// As `moves`.
+    pub clocks: Option<bool>,
+    /// As `moves`.
+    pub opening: Option<bool>,
+}
+
+/// The best games being played on a channel (`best`: any speed), best first
+/// (the highest-rated pair, then the longest): PGN, or NDJSON when asked.
+#[utoipa::path(get, path = "/api/tv/{channel}", tag = "games", security(()),
+    params(("channel" = String, Path, description = "`best`, `bullet`, `blitz`, `rapid`, `classical` or `correspondence`"), ChannelGamesQuery),
+    responses(
+        (status = 200, description = "PGN games, or NDJSON", content_type = "application/x-chess-pgn"),
+        (status = 400, description = "nb out of range, or an unknown parameter", body = ErrorBody),
+        (status = 404, description = "No such channel (the channels are named)", body = ErrorBody)))]
+async fn channel_games(
+    State(games): State<Arc<Games>>,
+    State(exports): State<Arc<Exports>>,
+    Path(channel): Path<String>,
+    Params(q): Params<ChannelGamesQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    known_channel(&channel)?;
+    let nb = match q.nb {
+        None => 10,
+        Some(n) if (1..=30).contains(&n) => n as usize,
+        Some(n) => return Err(ApiError::BadRequest(format!("nb {n}: expected 1 to 30"))),
+    };
+    let mut boards: Vec<OnBoard> = games
+        .on_board_everywhere()
+        .await
+        .into_iter()
+        .filter(|b| channel == "best" || b.speed == channel)
+        .collect();
+    boards.sort_by_key(|b| std::cmp::Reverse(strength(b)));
+    let ndjson = accepts(&headers, "application/x-ndjson");
+    let site = site_of(&headers);
+    let mut body = String::new();
+    for board in boards.into_iter().take(nb) {
+        let Ok(view) = exports.game(&board.id, &site).await else {
+            continue;
+        };
+        if ndjson {
+            body.push_str(&format!("{}\n", lichess::game_json(&view)));
+        } else {
+            body.push_str(&format!("{}\n", view.pgn.as_deref().unwrap_or_default()));
+        }
+    }
+    let content_type = if ndjson {
+        "application/x-ndjson"
+    } else {
+        "application/x-chess-pgn"
+    };
+    Ok(([(header::CONTENT_TYPE, content_type)], body).into_response())
+}
+
 /// The TV routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -267,4 +349,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(tv_channels))
         .routes(routes!(tv_feed))
         .routes(routes!(channel_feed))
+        .routes(routes!(channel_games))
 }

@@ -601,7 +601,8 @@ impl Hears for Games {
             Message::User { .. }
             | Message::Token { .. }
             | Message::ChallengeGone { .. }
-            | Message::Spent { .. } => {}
+            | Message::Spent { .. }
+            | Message::GameTold { .. } => {}
         }
     }
 

@@ -11,6 +11,7 @@ pub mod chat;
 pub mod computer;
 pub mod events;
 pub mod exports;
+pub mod game_news;
 pub mod games;
 pub mod lobby;
 pub mod ratings;
