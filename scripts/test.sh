@@ -19,6 +19,10 @@ fi
 if [ ! -d e2e/node_modules/playwright-core ]; then
     (cd e2e && npm ci --no-audit --no-fund --silent)
 fi
+# TypeScript and lichess's published API types, for the shape test.
+if [ ! -d crates/cli/tests/clients/shapes/node_modules/@lichess-org/types ]; then
+    (cd crates/cli/tests/clients/shapes && npm ci --no-audit --no-fund --silent)
+fi
 
 # PostgreSQL for the store's conformance suite and the server's tests on it:
 # Debian's server, started here with a role for the tests, unless

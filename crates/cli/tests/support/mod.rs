@@ -1,6 +1,7 @@
 //! What the tests that run `caissa serve` as a process share: a temporary
 //! directory, a free port, the server (killed when dropped), accounts with
-//! tokens made in the store, and a small HTTP client.
+//! tokens made in the store, a small HTTP client, and NDJSON streams read
+//! line by line.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -10,7 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use caissa_store::Store;
+use futures_util::StreamExt;
 use serde_json::Value;
+use tokio::sync::mpsc;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_caissa");
 
@@ -162,5 +165,62 @@ impl Api {
             return None;
         }
         resp.json().await.ok()
+    }
+}
+
+/// The NDJSON lines of a stream, as they come.
+pub async fn follow(api: &Api, path: &str, token: Option<&str>) -> mpsc::UnboundedReceiver<Value> {
+    follow_closable(api, path, token).await.0
+}
+
+/// The NDJSON lines of a stream, and the task reading it (aborted: the
+/// connection is closed).
+pub async fn follow_closable(
+    api: &Api,
+    path: &str,
+    token: Option<&str>,
+) -> (mpsc::UnboundedReceiver<Value>, tokio::task::JoinHandle<()>) {
+    let mut request = api.client.get(format!("{}{path}", api.base));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), 200, "{path}");
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut bytes = response.bytes_stream();
+    let reading = tokio::spawn(async move {
+        let mut pending = Vec::new();
+        while let Some(Ok(chunk)) = bytes.next().await {
+            pending.extend_from_slice(&chunk);
+            while let Some(end) = pending.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = pending.drain(..=end).collect();
+                if let Ok(value) = serde_json::from_slice::<Value>(&line) {
+                    if tx.send(value).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    (rx, reading)
+}
+
+/// Lines until one satisfies `done` (within 10 s); the lines read.
+pub async fn until(
+    rx: &mut mpsc::UnboundedReceiver<Value>,
+    done: impl Fn(&Value) -> bool,
+) -> Vec<Value> {
+    let mut seen = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let line = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("the stream did not get there; it said {seen:?}"))
+            .expect("the stream ended");
+        let stop = done(&line);
+        seen.push(line);
+        if stop {
+            return seen;
+        }
     }
 }

@@ -582,19 +582,35 @@ pub fn answered_json(c: &Challenge, direction: &str, status: &str) -> Value {
     challenge
 }
 
-/// Why a challenge was declined, for each of lichess's reason keys.
-pub fn decline_reason(key: &str) -> &'static str {
-    match key {
-        "later" => "Not now; please ask again later.",
-        "tooFast" => "This clock is too fast for me; please offer a slower one.",
-        "tooSlow" => "This clock is too slow for me; please offer a faster one.",
-        "timeControl" => "I am not taking challenges with this clock.",
-        "rated" => "Please send a rated challenge instead.",
-        "casual" => "Please send a casual challenge instead.",
-        "standard" => "I am not taking variant challenges now.",
-        "variant" => "I do not want to play this variant now.",
-        "noBot" => "I am not taking challenges from bots.",
-        "onlyBot" => "I am only taking challenges from bots.",
-        _ => "I am not taking challenges now.",
-    }
+/// lichess's reason keys for declining a challenge, as its events write them
+/// (lower case), each with the reason shown.
+const DECLINE_REASONS: [(&str, &str); 11] = [
+    ("generic", "I am not taking challenges now."),
+    ("later", "Not now; please ask again later."),
+    (
+        "toofast",
+        "This clock is too fast for me; please offer a slower one.",
+    ),
+    (
+        "tooslow",
+        "This clock is too slow for me; please offer a faster one.",
+    ),
+    ("timecontrol", "I am not taking challenges with this clock."),
+    ("rated", "Please send a rated challenge instead."),
+    ("casual", "Please send a casual challenge instead."),
+    ("standard", "I am not taking variant challenges now."),
+    ("variant", "I do not want to play this variant now."),
+    ("nobot", "I am not taking challenges from bots."),
+    ("onlybot", "I am only taking challenges from bots."),
+];
+
+/// The reason key and text for a reason as given (any case, `tooFast` as
+/// well as `toofast`); one lichess does not know is `generic`, as there.
+pub fn decline_reason(given: &str) -> (&'static str, &'static str) {
+    let given = given.to_ascii_lowercase();
+    DECLINE_REASONS
+        .iter()
+        .find(|(key, _)| *key == given)
+        .copied()
+        .unwrap_or(DECLINE_REASONS[0])
 }

@@ -288,7 +288,8 @@ async fn accept(
 pub struct DeclineForm {
     /// lichess's reason key: `generic` (default), `later`, `tooFast`, `tooSlow`,
     /// `timeControl`, `rated`, `casual`, `standard`, `variant`, `noBot`,
-    /// `onlyBot` (any word is passed on).
+    /// `onlyBot`, in any case (events write it in lower case; another word
+    /// is `generic`, as on lichess).
     pub reason: Option<String>,
 }
 

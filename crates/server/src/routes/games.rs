@@ -414,9 +414,12 @@ async fn playing(
             .color_of(user.id)
             .unwrap_or(caissa_rules::Color::White);
         game["secondsLeft"] = json!(view.clocks.map(|c| c[mine.index()] / 1000));
+        // Here lichess gives the status by name alone.
+        game["status"] = game["status"]["name"].take();
         listed.push(game);
     }
-    Ok(Json(json!({ "nowPlaying": listed })))
+    let my_turn = listed.iter().filter(|g| g["isMyTurn"] == true).count();
+    Ok(Json(json!({ "nowPlaying": listed, "nbMyTurn": my_turn })))
 }
 
 /// Most users `/api/stream/games-by-users` follows (lichess's).

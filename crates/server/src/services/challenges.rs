@@ -512,8 +512,9 @@ impl Challenges {
     fn tell_declined(&self, c: &Challenge, reason: &str) {
         self.tell_both(c, "challengeDeclined", |c, direction| {
             let mut challenge = lichess::answered_json(c, direction, "declined");
-            challenge["declineReasonKey"] = json!(reason);
-            challenge["declineReason"] = json!(lichess::decline_reason(reason));
+            let (key, text) = lichess::decline_reason(reason);
+            challenge["declineReasonKey"] = json!(key);
+            challenge["declineReason"] = json!(text);
             challenge
         });
     }
