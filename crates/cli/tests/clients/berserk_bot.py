@@ -80,6 +80,11 @@ def main():
             assert [g["id"] for g in ongoing] == [game_id], ongoing
             pgn = person.tv.get_best_ongoing("best", as_pgn=True)
             assert f"/{game_id}" in pgn and "2. Bc4" in pgn and "Nc6" in pgn, pgn
+            # TV's feeds feature it first.
+            for feed in [person.tv.stream_current_game(), person.tv.stream_current_game_of_channel("blitz")]:
+                featured = next(feed)
+                assert featured["t"] == "featured" and featured["d"]["id"] == game_id, featured
+                feed.close()
     final = finished(bot_stream)
     assert final["status"] == "mate" and final["winner"] == "white", final
     chat = person.board.get_game_chat(game_id)
