@@ -1162,6 +1162,7 @@ mod architecture;
 mod hostile;
 mod laws;
 mod lichess_compat;
+mod lichess_reads;
 mod online_play;
 mod openapi;
 mod seat;
