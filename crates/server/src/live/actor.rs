@@ -64,6 +64,8 @@ pub(super) struct LiveGame {
     changes: broadcast::Sender<Arc<View>>,
     /// Events there were when the view was last published.
     published: usize,
+    /// Views published so far (each view's [`View::serial`]).
+    publications: u64,
     /// A write was refused: another node owns the game now.
     fenced: bool,
     pub(super) following: Arc<AtomicBool>,
@@ -85,7 +87,9 @@ pub(super) enum Turn {
 impl LiveGame {
     pub(super) fn snapshot(&mut self, now: u64) -> View {
         let moves = self.moves.sync(&self.game);
-        view_of(&self.info, &self.game, moves, None, now)
+        let mut view = view_of(&self.info, &self.game, moves, None, now);
+        view.serial = self.publications;
+        view
     }
 
     /// Stores events not yet stored; on failure, forgets them (the game goes back to
@@ -143,7 +147,10 @@ impl LiveGame {
         let before = self.view.borrow().moves.len();
         let moves = self.moves.sync(&self.game);
         let last_move = (moves.len() == before + 1).then(|| moves.last()).flatten();
-        let view = Arc::new(view_of(&self.info, &self.game, moves, last_move, now_ms()));
+        self.publications += 1;
+        let mut view = view_of(&self.info, &self.game, moves, last_move, now_ms());
+        view.serial = self.publications;
+        let view = Arc::new(view);
         // Nobody listening is not an error.
         let _ = self.changes.send(view.clone());
         let _ = self.view.send(view);
@@ -383,6 +390,7 @@ pub fn spawn(context: Context, info: GameInfo, mut game: Game, start: Start) -> 
         view: view_tx,
         changes: changes.clone(),
         published: 0,
+        publications: 0,
         fenced: false,
         following: following.clone(),
         pending: None,

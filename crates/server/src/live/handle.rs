@@ -58,8 +58,9 @@ pub(crate) const CHANGES_KEPT: usize = 32;
 pub struct Changes {
     rx: broadcast::Receiver<Arc<View>>,
     latest: watch::Receiver<Arc<View>>,
-    /// The view given last, not to be given twice.
-    last: Arc<View>,
+    /// The serial of the last view given (or included in the reader's
+    /// snapshot): views up to it are not given again.
+    seen: u64,
 }
 
 impl Changes {
@@ -76,8 +77,8 @@ impl Changes {
                 }
                 Err(broadcast::error::RecvError::Closed) => return None,
             };
-            if !Arc::ptr_eq(&view, &self.last) {
-                self.last = view.clone();
+            if view.serial > self.seen {
+                self.seen = view.serial;
                 return Some(view);
             }
         }
@@ -279,19 +280,20 @@ impl GameHandle {
         self.view.clone()
     }
 
-    /// The latest view, and every view after it in order: for streams and
-    /// sockets, where each move's state (with its clocks) is sent.
-    pub fn follow(&self) -> (Arc<View>, Changes) {
-        // Subscribe first: a view published in between is then seen twice (and
-        // skipped), never missed.
+    /// The game as it is now (as [`GameHandle::view_now`]), and every view
+    /// published after it, in order: for streams and sockets, where each
+    /// move's state (with its clocks) is sent once.
+    pub async fn follow_from_now(&self) -> (Arc<View>, Changes) {
+        // Subscribe first: a view published before the snapshot is then
+        // skipped by its serial, and none after it is missed.
         let rx = self.changes.subscribe();
-        let latest = self.view();
+        let now = self.view_now().await;
         let changes = Changes {
             rx,
             latest: self.view.clone(),
-            last: latest.clone(),
+            seen: now.serial,
         };
-        (latest, changes)
+        (now, changes)
     }
 
     /// A user acts; returns once the change is durable. `ply`: see [`Command::Act`].
@@ -328,5 +330,50 @@ impl GameHandle {
             .await
             .map_err(|_| ended())?;
         answer.await.map_err(|_| ended())?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::view::{view_of, GameSource, MoveRecorder, Player};
+    use caissa_arbiter::{Game, GameSetup, Ruleset, TimeControl};
+
+    fn view(serial: u64) -> Arc<View> {
+        let setup = GameSetup::new("a", "b", Ruleset::Online, TimeControl::unlimited());
+        let game = Game::new(setup.clone(), 0).unwrap();
+        let info = Arc::new(GameInfo {
+            id: "g".into(),
+            white: Player::new(1, "a".into()),
+            black: Player::new(2, "b".into()),
+            setup,
+            created_at: 0,
+            rated: false,
+            source: GameSource::Friend,
+        });
+        let mut view = view_of(&info, &game, MoveRecorder::default().sync(&game), None, 0);
+        view.serial = serial;
+        Arc::new(view)
+    }
+
+    /// A reader that opens a stream just after a move (the move published
+    /// between its subscription and its snapshot) must not hear that move
+    /// again: a bot told twice that it is to move plays twice.
+    #[tokio::test]
+    async fn a_view_the_readers_snapshot_includes_is_not_given_again() {
+        let (changes, rx) = broadcast::channel(8);
+        let (_latest_tx, latest) = watch::channel(view(0));
+        let mut following = Changes {
+            rx,
+            latest,
+            seen: 2,
+        };
+        for serial in 1..=4 {
+            changes.send(view(serial)).unwrap();
+        }
+        drop(changes);
+        assert_eq!(following.next().await.unwrap().serial, 3);
+        assert_eq!(following.next().await.unwrap().serial, 4);
+        assert!(following.next().await.is_none());
     }
 }

@@ -322,6 +322,11 @@ pub struct View {
     /// The `gameState` JSON, written once for every stream and socket that sends
     /// this view.
     pub state_json: OnceLock<String>,
+    /// Which of the game's publications this is (counted from 1 by the node's
+    /// task); a snapshot carries the last publication it includes, so a
+    /// reader that starts from a snapshot knows which published views it
+    /// already has.
+    pub serial: u64,
 }
 
 impl View {
@@ -363,6 +368,7 @@ impl View {
             arbiter_notes: self.arbiter_notes.clone(),
             pending: self.pending,
             state_json: OnceLock::new(),
+            serial: self.serial,
         }
     }
 }
@@ -465,6 +471,7 @@ pub fn view_of(
         arbiter_notes: notes_of(game),
         pending: pending_of(game),
         state_json: OnceLock::new(),
+        serial: 0,
     }
 }
 

@@ -250,7 +250,8 @@ impl Seat {
         let _presence = color.map(|c| handle.present(c));
         let _watcher = color.is_none().then(|| handle.watch());
         let mut socket = socket;
-        let (first, changes) = handle.follow();
+        // The clocks as they are now, not as at the last move.
+        let (now, changes) = handle.follow_from_now().await;
         // The wait for the next view is kept across the loop's turns, like the
         // streams below.
         let mut changes = Box::pin(
@@ -271,8 +272,6 @@ impl Seat {
         let mut presence = handle.presence();
         let mut last_presence = *presence.borrow_and_update();
         let mut presence = WatchStream::from_changes(presence);
-        // The clocks as they are now, not as at the last move.
-        let now = handle.view_now().await;
         let mut full = lichess::game_full(&now);
         full["state"]["watchers"] = json!(handle.watchers());
         if socket
@@ -289,7 +288,7 @@ impl Seat {
         // Whoever is away now (the opponent, or for spectators either player).
         for c in [Color::White, Color::Black] {
             let p = last_presence[c.index()];
-            if Some(c) != color && p.is_gone() && first.finish.is_none() {
+            if Some(c) != color && p.is_gone() && now.finish.is_none() {
                 let message = gone_message(handle, c, p);
                 if socket.send(Message::Text(message.into())).await.is_err() {
                     return;

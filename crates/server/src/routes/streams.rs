@@ -116,16 +116,16 @@ struct GameStream {
 
 impl GameStream {
     async fn start(handle: GameHandle, user: Option<i64>) -> GameStream {
-        let (first, changes) = handle.follow();
+        // The clocks as they are now, not as at the last move.
+        let (now, changes) = handle.follow_from_now().await;
         let color = user.and_then(|u| handle.color_of(u));
         let present = color.map(|c| handle.present(c));
         let watching = color.is_none().then(|| handle.watch());
         let mut presence = handle.presence();
         let chat = handle.follow_chat();
-        // The clocks as they are now, not as at the last move.
-        let full = lichess::game_full(&*handle.view_now().await);
+        let full = lichess::game_full(&now);
         let mut queued = vec![json_line(&full)];
-        let finished = first.finish.is_some();
+        let finished = now.finish.is_some();
         // A player (re)connecting hears at once that the opponent is away.
         let mut opponent_was_gone = false;
         if let Some(mine) = color {

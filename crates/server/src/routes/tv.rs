@@ -203,10 +203,9 @@ impl Feed {
                 },
                 None => match featured_now(&self.games, &self.channel).await {
                     Some(handle) => {
-                        let (first, changes) = handle.follow();
+                        let (now, changes) = handle.follow_from_now().await;
                         self.changes = Some(changes);
-                        let now = handle.view_now().await;
-                        return featured_line(if first.finish.is_none() { &now } else { &first });
+                        return featured_line(&now);
                     }
                     None => {
                         tokio::time::sleep(IDLE).await;
