@@ -55,14 +55,38 @@ fi
 
 cargo test --workspace --no-fail-fast
 
+# The steps below run what that build made: a `cargo` command naming one
+# package resolves features differently and would build the tree again.
+built() { # PACKAGE TARGET KIND: the path of a test build's artifact
+    cargo test --workspace --no-run --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+package, target, kind = sys.argv[1:]
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == target \
+            and kind in m["target"]["kind"] and m.get("executable") \
+            and m["profile"]["test"] == (kind == "test") \
+            and m["package_id"].split("#")[0].rstrip("/").endswith("/" + package):
+        print(m["executable"])
+        break
+' "$@"
+}
+built_or_fail() {
+    local path
+    path=$(built "$@")
+    [ -x "$path" ] || { echo "test.sh: the test build made no $2 ($1, $3)" >&2; exit 1; }
+    echo "$path"
+}
+
 if [ -n "${CAISSA_TEST_POSTGRES:-}" ]; then
     echo "== server tests on PostgreSQL"
-    CAISSA_TEST_BACKEND=postgres cargo test -p caissa-server --test tests -- --test-threads=8
+    server_tests=$(built_or_fail server tests test)
+    (cd crates/server && CAISSA_TEST_BACKEND=postgres "$server_tests" --test-threads=8)
 fi
 
 echo "== web app unit tests"
 node --test web/test/
 
 echo "== browser tests"
-cargo build --quiet --profile test -p caissa
-CAISSA_BIN=target/debug/caissa bash e2e/run.sh
+caissa_bin=$(built_or_fail cli caissa bin)
+CAISSA_BIN=$caissa_bin bash e2e/run.sh
