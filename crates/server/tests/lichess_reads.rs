@@ -507,3 +507,55 @@ async fn games_among_followed_users_stream_as_they_start_and_end() {
     }
     server.task.abort();
 }
+
+#[tokio::test]
+async fn exports_name_the_opening_by_the_position_reached_not_the_move_order() {
+    let (server, client, anna, boris, id) = game("opening-export", &BLITZ_AS_WHITE).await;
+    // The Ruy Lopez by another road: 1. Nf3 Nc6 2. e4 e5 3. Bb5.
+    for (token, uci) in [
+        (&anna, "g1f3"),
+        (&boris, "b8c6"),
+        (&anna, "e2e4"),
+        (&boris, "e7e5"),
+        (&anna, "f1b5"),
+    ] {
+        let (status, body) = post(
+            &client,
+            server.url(&format!("/api/board/game/{id}/move/{uci}")),
+            token,
+            &[],
+        )
+        .await;
+        assert_eq!(status, 200, "{uci}: {body}");
+    }
+    let exported = moves_of(&server, &client, &id).await;
+    assert_eq!(
+        exported["opening"],
+        json!({"eco": "C60", "name": "Ruy Lopez", "ply": 5}),
+        "{exported}"
+    );
+    let pgn = client
+        .get(server.url(&format!("/game/export/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[ECO \"C60\"]"), "{pgn}");
+    assert!(pgn.contains("[Opening \"Ruy Lopez\"]"), "{pgn}");
+    // The table the boards use names the same position.
+    let table: Value = client
+        .get(server.url("/api/openings"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let positions = table["positions"].as_object().unwrap();
+    assert!(positions.len() > 3000, "{} positions", positions.len());
+    let key = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq -";
+    assert_eq!(positions[key], json!(["C60", "Ruy Lopez"]));
+    server.task.abort();
+}

@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use caissa_arbiter::{ArbiterNote, ClaimKind, Finish, Game, GameSetup, Status};
+use caissa_openings::{Opening, Openings};
 use caissa_rules::{Color, Position};
 
 /// Milliseconds since the Unix epoch: the server's clock, the authority.
@@ -481,7 +482,7 @@ pub fn pgn_tags(info: &GameInfo, game: &Game) -> Vec<(&'static str, String)> {
     let speed = game.setup().time_control.speed().name();
     let kind = if info.rated { "Rated" } else { "Casual" };
     let at = info.created_at as i64;
-    vec![
+    let mut tags = vec![
         ("Event", format!("{kind} {speed} game")),
         ("Date", caissa_pgn::date::date_tag(at)),
         ("UTCDate", caissa_pgn::date::date_tag(at)),
@@ -489,7 +490,34 @@ pub fn pgn_tags(info: &GameInfo, game: &Game) -> Vec<(&'static str, String)> {
         ("WhiteElo", info.white.rating.to_string()),
         ("BlackElo", info.black.rating.to_string()),
         ("GameId", info.id.clone()),
-    ]
+    ];
+    if let Some(opening) = opening_of(info, game.line().positions()) {
+        tags.push(("ECO", opening.eco.clone()));
+        tags.push(("Opening", opening.name.clone()));
+    }
+    tags
+}
+
+/// The opening of a game from the initial position, by the positions it
+/// reached (none for a set-up position or Chess960).
+pub fn opening_of(info: &GameInfo, positions: &[Position]) -> Option<&'static Opening> {
+    if info.setup.fen.is_some() || info.setup.chess960 {
+        return None;
+    }
+    Openings::bundled().of_game(positions)
+}
+
+/// The opening of a view's game, its first moves replayed.
+pub fn view_opening(view: &View) -> Option<&'static Opening> {
+    let limit = Openings::bundled().max_ply() as usize;
+    let mut pos = Position::new();
+    let mut positions = vec![pos];
+    for uci in view.moves.uci().iter().take(limit) {
+        let Ok(m) = pos.parse_uci(uci) else { break };
+        pos.play_unchecked(m);
+        positions.push(pos);
+    }
+    opening_of(&view.info, &positions)
 }
 
 /// The draws the side to move could claim now.

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::domain::challenge::{Challenge, ShownRating};
 use crate::live::handle::GameHandle;
-use crate::live::view::{now_ms, GameSource, Player, View};
+use crate::live::view::{now_ms, view_opening, GameSource, Player, View};
 
 fn player(p: &Player) -> Value {
     json!({ "id": p.name.to_lowercase(), "name": p.name, "title": p.title, "rating": p.rating, "provisional": p.provisional })
@@ -466,6 +466,9 @@ pub fn game_json(view: &View) -> Value {
     }
     if let Some(fen) = &info.setup.fen {
         game["initialFen"] = json!(fen);
+    }
+    if let Some(opening) = view_opening(view) {
+        game["opening"] = json!({ "eco": opening.eco, "name": opening.name, "ply": opening.ply });
     }
     game
 }

@@ -1,10 +1,14 @@
 //! `GET /api/cloud-eval`: the engine's evaluation of a position, in the shape of
-//! lichess's cloud evaluation.
+//! lichess's cloud evaluation; `GET /api/openings`: the names of openings by
+//! position, for boards that name what they show.
 
 use std::sync::Arc;
 
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
+use caissa_openings::Openings;
 use caissa_rules::Position;
 use serde::Deserialize;
 use serde_json::Value;
@@ -56,7 +60,29 @@ async fn cloud_eval(
     Ok(Json((*answer).clone()))
 }
 
-/// The analysis route.
+/// Every named opening by the position it names: `{positions: {KEY: [eco,
+/// name]}}`, the key being the first four fields of the position's FEN
+/// (placement, side to move, castling, a capturable en-passant square). A
+/// board names a line by the last of its positions found here. From the
+/// public-domain data set lichess maintains (CC0); the same for every caller,
+/// so it may be cached for a day.
+#[utoipa::path(get, path = "/api/openings", tag = "analysis", security(()),
+    responses((status = 200, description = "The openings by position", body = Object)))]
+async fn openings() -> Response {
+    let positions: serde_json::Map<String, Value> = Openings::bundled()
+        .iter()
+        .map(|(key, o)| (key.to_string(), serde_json::json!([o.eco, o.name])))
+        .collect();
+    (
+        [(header::CACHE_CONTROL, "public, max-age=86400")],
+        Json(serde_json::json!({ "positions": positions })),
+    )
+        .into_response()
+}
+
+/// The analysis routes.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(cloud_eval))
+    OpenApiRouter::new()
+        .routes(routes!(cloud_eval))
+        .routes(routes!(openings))
 }
