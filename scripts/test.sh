@@ -55,6 +55,12 @@ fi
 
 cargo test --workspace --no-fail-fast
 
+echo "== the rules with the compact slider attacks (the browser's build)"
+cargo test -p caissa-rules --features compact --lib --test tests
+echo "== the browser's rules module: its API on this machine, then the committed build"
+cargo test --manifest-path crates/wasm/Cargo.toml
+bash scripts/build-wasm.sh --check
+
 # The steps below run what that build made: a `cargo` command naming one
 # package resolves features differently and would build the tree again.
 built() { # PACKAGE TARGET KIND: the path of a test build's artifact
