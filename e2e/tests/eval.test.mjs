@@ -6,7 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, newPage, noProblems, screenshot } from '../lib/helpers.mjs';
-import { Position } from '../../web/js/chess.js';
+import { readFileSync } from 'node:fs';
+import { loadRules, play, position } from '../../web/js/rules.js';
+
+await loadRules(readFileSync(new URL('../../web/wasm/caissa.wasm', import.meta.url)));
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const PGN = '1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6';
@@ -14,16 +17,22 @@ const PLIES = 8;
 
 /** A made-up but well-formed answer: cp by move number, a 3-move legal line. */
 function fakeEval(fen) {
-  let pos = Position.fromFen(fen);
+  let at = fen;
   const moves = [];
   for (let i = 0; i < 3; i++) {
-    const legal = pos.legalMoves();
-    if (!legal.length) break;
-    const uci = legal[legal.length - 1].uci;
-    moves.push(uci);
-    pos = pos.play(uci);
+    const dests = Object.entries(position(at).dests);
+    if (!dests.length) break;
+    const [from, tos] = dests[dests.length - 1];
+    let played;
+    try {
+      played = play(at, from + tos[tos.length - 1]);
+    } catch {
+      played = play(at, `${from}${tos[tos.length - 1]}q`);
+    }
+    moves.push(played.uci);
+    at = played.fen;
   }
-  const p = Position.fromFen(fen);
+  const p = position(fen);
   const pv = p.fullmoves === 3 && p.turn === 'black' ? { moves: moves.join(' '), mate: -3 } : { moves: moves.join(' '), cp: 23 + p.fullmoves };
   return { fen, knodes: 1234, depth: 18, pvs: [pv] };
 }
@@ -63,6 +72,9 @@ test('evaluation: score, best line in SAN, graph filled position by position, ca
     await page.waitForSelector('[data-testid="eval-score"]:has-text("+0.28")');
     assert.match(await page.locator('[data-testid="best-line"]').innerText(), /^5\. \S+ \S+ 6\. \S+$/);
     assert.match(await page.locator('.eval-depth').innerText(), /depth 18/);
+    // The best move is drawn on the board as an arrow.
+    const best = fakeEval(await page.inputValue('#fen-output')).pvs[0].moves.split(' ')[0];
+    await page.waitForSelector(`.cb-shapes [data-shape="engine:${best.slice(0, 4)}"]`, { state: 'attached' });
     // The graph fills in, one position at a time, over the whole game.
     const seen = new Set();
     await page.waitForFunction(() => {

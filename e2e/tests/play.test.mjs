@@ -57,6 +57,8 @@ test('pair by quick pairing, play fool\'s mate by dragging, watched live', { tim
     }
     const sans = await watcher.locator('[data-testid="move-list"] button.move').allInnerTexts();
     assert.deepEqual(sans, ['f3', 'e5', 'g4', 'Qh4#']);
+    // The opening is named by the last named position the game reached.
+    await watcher.waitForSelector('[data-testid="opening"]:has-text("A00 · Barnes Opening")');
     await screenshot(white, 'game');
     assert.deepEqual(noProblems(t, a, b, watcher), []);
   } finally {

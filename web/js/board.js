@@ -7,10 +7,15 @@
 // keys move a cursor, Enter/Space select and drop, Escape cancels).
 //
 // The board does not know the rules: the page passes `dests` (a Map from a
-// square to the squares its piece may go to, e.g. Position#dests() from
-// chess.js) and receives moves through `onMove(uci)`.
+// square to the squares its piece may go to: the server's, or the rules
+// module's) and receives moves through `onMove(uci)`.
 
-const FILES = 'abcdefgh';
+import { isSquare, posToSquare, squareColor, squareToPos } from './squares.js';
+import { ShapeLayer } from './shapes.js';
+import {
+  applyMoveToPieces, fenTurn, findMovedPieces, normalizeCastle, premoveDests, readFenBoard,
+} from './board-pieces.js';
+
 const ROLE_LETTER = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const LETTER_ROLE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
 const PROMOTION_CHOICES = ['queen', 'knight', 'rook', 'bishop'];
@@ -27,27 +32,11 @@ let boardCounter = 0;
 // ---------------------------------------------------------------------------
 // Pure helpers (exported for tests and for other modules)
 
-export function isSquare(sq) {
-  return typeof sq === 'string' && /^[a-h][1-8]$/.test(sq);
-}
+export { isSquare, squareColor, squareToPos, posToSquare };
+export { applyMoveToPieces, fenTurn, findMovedPieces, normalizeCastle, premoveDests, readFenBoard };
 
-// 'light' or 'dark'. a1 is dark, h1 is light.
-export function squareColor(sq) {
-  const f = FILES.indexOf(sq[0]);
-  const r = Number(sq[1]) - 1;
-  return (f + r) % 2 === 0 ? 'dark' : 'light';
-}
-
-// Screen position of a square: col 0 = left edge, row 0 = top edge.
-export function squareToPos(sq, orientation = 'white') {
-  const f = FILES.indexOf(sq[0]);
-  const r = Number(sq[1]) - 1;
-  return orientation === 'black' ? { col: 7 - f, row: r } : { col: f, row: 7 - r };
-}
-
-export function posToSquare(col, row, orientation = 'white') {
-  if (col < 0 || col > 7 || row < 0 || row > 7) return null;
-  return orientation === 'black' ? FILES[7 - col] + (row + 1) : FILES[col] + (8 - row);
+function opposite(color) {
+  return color === 'white' ? 'black' : 'white';
 }
 
 export function pieceCode(piece) {
@@ -65,166 +54,6 @@ export function describeSquare(sq, piece) {
 
 // Reads the piece placement (first field) of a FEN into a Map square -> piece.
 // Only the placement is needed, so positions without kings (editors) work.
-export function readFenBoard(fen) {
-  const map = new Map();
-  const placement = String(fen || '').trim().split(/\s+/)[0] || '';
-  const rows = placement.split('/');
-  for (let i = 0; i < 8 && i < rows.length; i++) {
-    const rank = 8 - i;
-    let file = 0;
-    for (const ch of rows[i]) {
-      if (file > 7) break;
-      if (ch >= '1' && ch <= '8') {
-        file += Number(ch);
-      } else {
-        const role = LETTER_ROLE[ch.toLowerCase()];
-        if (role) map.set(FILES[file] + rank, { color: ch === ch.toLowerCase() ? 'black' : 'white', role });
-        file += 1;
-      }
-    }
-  }
-  return map;
-}
-
-// Side to move from a FEN's second field, or null.
-export function fenTurn(fen) {
-  const field = String(fen || '').trim().split(/\s+/)[1];
-  return field === 'w' ? 'white' : field === 'b' ? 'black' : null;
-}
-
-function opposite(color) {
-  return color === 'white' ? 'black' : 'white';
-}
-
-// Squares a piece could reach on an otherwise empty board: used for
-// premoves, which are made before the opponent's move is known.
-export function premoveDests(pieces, from) {
-  const piece = pieces.get(from);
-  if (!piece) return [];
-  const f = FILES.indexOf(from[0]);
-  const r = Number(from[1]) - 1;
-  const out = [];
-  const add = (df, dr) => {
-    const nf = f + df;
-    const nr = r + dr;
-    if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) out.push(FILES[nf] + (nr + 1));
-  };
-  const slide = (dirs) => {
-    for (const [df, dr] of dirs) for (let k = 1; k < 8; k++) add(df * k, dr * k);
-  };
-  const straight = [[1, 0], [-1, 0], [0, 1], [0, -1]];
-  const diagonal = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
-  switch (piece.role) {
-    case 'pawn': {
-      const fwd = piece.color === 'white' ? 1 : -1;
-      add(0, fwd);
-      if (r === (piece.color === 'white' ? 1 : 6)) add(0, 2 * fwd);
-      add(-1, fwd);
-      add(1, fwd);
-      break;
-    }
-    case 'knight':
-      for (const [df, dr] of [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]]) add(df, dr);
-      break;
-    case 'bishop':
-      slide(diagonal);
-      break;
-    case 'rook':
-      slide(straight);
-      break;
-    case 'queen':
-      slide([...straight, ...diagonal]);
-      break;
-    case 'king': {
-      for (const [df, dr] of [...straight, ...diagonal]) add(df, dr);
-      const backRank = piece.color === 'white' ? 0 : 7;
-      if (r === backRank && f === 4) {
-        add(2, 0);
-        add(-2, 0);
-      }
-      break;
-    }
-    default:
-      break;
-  }
-  return out;
-}
-
-// Given the pieces before and after a change, finds which pieces moved
-// (same colour and role, vanished from one square and appeared on another),
-// pairing each with the nearest candidate. Returns [{from, to, piece}].
-export function findMovedPieces(before, after) {
-  const vanished = [];
-  const appeared = [];
-  const same = (a, b) => a && b && a.color === b.color && a.role === b.role;
-  for (const [sq, p] of before) if (!same(p, after.get(sq))) vanished.push({ sq, p });
-  for (const [sq, p] of after) if (!same(p, before.get(sq))) appeared.push({ sq, p });
-  const dist = (a, b) => {
-    const df = FILES.indexOf(a[0]) - FILES.indexOf(b[0]);
-    const dr = Number(a[1]) - Number(b[1]);
-    return df * df + dr * dr;
-  };
-  const moves = [];
-  const used = new Set();
-  for (const a of appeared) {
-    let best = null;
-    for (const v of vanished) {
-      if (used.has(v.sq) || !same(v.p, a.p)) continue;
-      if (!best || dist(v.sq, a.sq) < dist(best.sq, a.sq)) best = v;
-    }
-    if (best) {
-      used.add(best.sq);
-      moves.push({ from: best.sq, to: a.sq, piece: a.p });
-    }
-  }
-  return moves;
-}
-
-// What happens to the pieces when a move is played on the board: handles
-// castling (both notations), en passant and promotion. Returns a new Map.
-export function applyMoveToPieces(pieces, from, to, promotionRole) {
-  const next = new Map(pieces);
-  const piece = next.get(from);
-  if (!piece) return next;
-  const target = next.get(to);
-  next.delete(from);
-  if (piece.role === 'king' && from[1] === to[1]) {
-    const rank = from[1];
-    const df = FILES.indexOf(to[0]) - FILES.indexOf(from[0]);
-    const ownRook = target && target.color === piece.color && target.role === 'rook';
-    if (ownRook || Math.abs(df) === 2) {
-      // Castling: king to g/c file, rook to f/d file.
-      const kingside = ownRook ? FILES.indexOf(to[0]) > FILES.indexOf(from[0]) : df > 0;
-      let rookSq = to;
-      if (!ownRook) rookSq = (kingside ? 'h' : 'a') + rank;
-      const rook = next.get(rookSq);
-      if (rook && rook.role === 'rook' && rook.color === piece.color) next.delete(rookSq);
-      next.set((kingside ? 'g' : 'c') + rank, piece);
-      if (rook && rook.role === 'rook' && rook.color === piece.color) next.set((kingside ? 'f' : 'd') + rank, rook);
-      return next;
-    }
-  }
-  if (piece.role === 'pawn' && from[0] !== to[0] && !target) {
-    next.delete(to[0] + from[1]); // en passant
-  }
-  next.set(to, promotionRole ? { color: piece.color, role: promotionRole } : piece);
-  return next;
-}
-
-// Standard-chess UCI for a king dropped on its own rook (e1h1 -> e1g1),
-// leaving Chess960 king-takes-rook moves alone.
-export function normalizeCastle(pieces, from, to) {
-  const piece = pieces.get(from);
-  const target = pieces.get(to);
-  if (!piece || piece.role !== 'king' || !target || target.role !== 'rook' || target.color !== piece.color) {
-    return from + to;
-  }
-  if (from[0] === 'e' && from[1] === to[1] && (to[0] === 'a' || to[0] === 'h')) {
-    return from + (to[0] === 'h' ? 'g' : 'c') + from[1];
-  }
-  return from + to;
-}
-
 function isPromotion(piece, to) {
   return piece && piece.role === 'pawn' && (to[1] === '8' || to[1] === '1');
 }
@@ -254,6 +83,11 @@ const DEFAULTS = {
   label: 'Chess board',
   onMove: null,
   onPremove: null,
+  // Arrows and circles: the player's (drawn with the right button when
+  // `onShape` is given) and the page's own (`autoShapes`).
+  shapes: [],
+  autoShapes: [],
+  onShape: null,
 };
 
 export class Board {
@@ -316,7 +150,18 @@ export class Board {
     }
     if (reorient) this._applyOrientation();
     if (restyle) this._applyStyle();
+    if ('shapes' in partial || 'autoShapes' in partial || reorient) this._renderShapes();
     this._renderSquares();
+  }
+
+  /** The shape layer, made when there is something to draw or a page that draws. */
+  _renderShapes() {
+    const o = this.opts;
+    if (!this.shapeLayer) {
+      if (!o.onShape && !o.shapes.length && !o.autoShapes.length) return;
+      this.shapeLayer = new ShapeLayer(this.root, { onShape: (shape) => o.onShape && o.onShape(shape) });
+    }
+    this.shapeLayer.set({ shapes: o.shapes, autoShapes: o.autoShapes, orientation: o.orientation });
   }
 
   flip() {
@@ -363,6 +208,7 @@ export class Board {
     root.removeEventListener('focus', this._onFocus);
     root.removeEventListener('blur', this._onBlur);
     root.removeEventListener('contextmenu', this._onContextMenu);
+    if (this.shapeLayer) this.shapeLayer.destroy();
     if (root.parentNode) root.parentNode.removeChild(root);
     this.pieceEls.clear();
   }
@@ -425,7 +271,10 @@ export class Board {
     this._onPointerDown = (e) => this._pointerDown(e);
     this._onPointerMove = (e) => this._pointerMove(e);
     this._onPointerUp = (e) => this._pointerUp(e);
-    this._onPointerCancel = () => this._cancelDrag();
+    this._onPointerCancel = () => {
+      if (this.shapeLayer) this.shapeLayer.cancel();
+      this._cancelDrag();
+    };
     this._onKeyDown = (e) => this._keyDown(e);
     this._onFocus = () => this._renderSquares();
     this._onBlur = () => {
@@ -433,7 +282,8 @@ export class Board {
       this._renderSquares();
     };
     this._onContextMenu = (e) => {
-      if (this.drag) e.preventDefault();
+      // Right-dragging draws on a page that takes shapes: no menu then.
+      if (this.drag || this.opts.onShape) e.preventDefault();
     };
     root.addEventListener('pointerdown', this._onPointerDown);
     root.addEventListener('pointermove', this._onPointerMove);
@@ -450,6 +300,7 @@ export class Board {
   _renderAll() {
     this._applyStyle();
     this._applyOrientation();
+    this._renderShapes();
   }
 
   _applyStyle() {
@@ -726,10 +577,17 @@ export class Board {
   _pointerDown(e) {
     if (this.promotion) return;
     if (e.button !== undefined && e.button !== 0) {
-      // Right click cancels a premove / selection.
+      // Right click cancels a premove / selection, and draws where the page takes shapes.
       if (e.button === 2) {
         if (this.premove) this.setPremove(null);
         this._deselect();
+        if (this.opts.onShape) {
+          this._renderShapes();
+          if (this.shapeLayer.start(e, this.squaresEl.getBoundingClientRect())) {
+            if (e.cancelable) e.preventDefault();
+            this._capture(e.pointerId);
+          }
+        }
       }
       return;
     }
@@ -761,13 +619,7 @@ export class Board {
           wasSelected,
           over: null,
         };
-        if (this.root.setPointerCapture && e.pointerId !== undefined) {
-          try {
-            this.root.setPointerCapture(e.pointerId);
-          } catch {
-            /* ignore */
-          }
-        }
+        this._capture(e.pointerId);
       } else if (wasSelected) {
         this._deselect();
       }
@@ -777,7 +629,21 @@ export class Board {
     this._deselect();
   }
 
+  /** Keeps a pointer's events coming to the board while a button is held. */
+  _capture(pointerId) {
+    if (!this.root.setPointerCapture || pointerId === undefined) return;
+    try {
+      this.root.setPointerCapture(pointerId);
+    } catch {
+      /* the pointer is gone already */
+    }
+  }
+
   _pointerMove(e) {
+    if (this.shapeLayer && this.shapeLayer.drawing) {
+      this.shapeLayer.move(e, this.squaresEl.getBoundingClientRect());
+      return;
+    }
     const d = this.drag;
     if (!d || (d.pointerId !== undefined && e.pointerId !== d.pointerId)) return;
     if (!d.started) {
@@ -802,6 +668,10 @@ export class Board {
   }
 
   _pointerUp(e) {
+    if (this.shapeLayer && this.shapeLayer.drawing) {
+      this.shapeLayer.end(e, this.squaresEl.getBoundingClientRect());
+      return;
+    }
     const d = this.drag;
     if (!d || (d.pointerId !== undefined && e.pointerId !== d.pointerId)) return;
     this.drag = null;

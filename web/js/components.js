@@ -1,7 +1,7 @@
 // Pieces of page shared by the game, watch and analysis pages: the move list,
 // captured material, and stepping through a game with the keyboard.
 
-import { FIGURINES, figurineSan } from './chess.js';
+import { FIGURINES, figurineSan } from './fen.js';
 import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { h, replace } from './ui.js';

@@ -21,10 +21,23 @@ import {
   describeSquare,
   PIECE_SETS,
 } from '../js/board.js';
-import { Position, START_FEN } from '../js/chess.js';
+import { loadRules, play, position } from '../js/rules.js';
+import { START_FEN } from '../js/fen.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(HERE, '..');
+await loadRules(fs.readFileSync(path.join(WEB, 'wasm/caissa.wasm')));
+
+/** A position as the rules module sees it, with what the board tests ask of it. */
+function at(fen) {
+  const p = position(fen);
+  return {
+    fen: () => p.fen,
+    dests: () => new Map(Object.entries(p.dests)),
+    play: (uci) => at(play(p.fen, uci).fen),
+    checkSquare: () => p.check,
+  };
+}
 
 // ---------------------------------------------------------------------------
 // Pure helpers
@@ -108,7 +121,7 @@ test('premoveDests ignores blockers', () => {
 
 test('findMovedPieces pairs vanished and appeared pieces', () => {
   const a = readFenBoard(START_FEN);
-  const b = readFenBoard(Position.start().play('e2e4').fen());
+  const b = readFenBoard(at(START_FEN).play('e2e4').fen());
   assert.deepEqual(findMovedPieces(a, b), [{ from: 'e2', to: 'e4', piece: { color: 'white', role: 'pawn' } }]);
   const c = readFenBoard('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1');
   const d = readFenBoard('r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1');
@@ -269,7 +282,7 @@ function setup(options = {}) {
   return { doc, container, board, root, moves, premoves, at, fire, click, drag, cell, cells, pieceImgs };
 }
 
-const dests = (fen) => Position.fromFen(fen).dests();
+const dests = (fen) => at(fen).dests();
 
 test('board renders an accessible grid of 64 squares', () => {
   const t = setup();
@@ -306,7 +319,7 @@ test('board: bottom-right square is light in both orientations', () => {
 });
 
 test('click-click move with legal destinations shown', () => {
-  const t = setup({ movableColor: 'white', dests: Position.start().dests() });
+  const t = setup({ movableColor: 'white', dests: at(START_FEN).dests() });
   t.click('e2');
   assert.ok(t.cell('e2').className.includes('cb-selected'));
   assert.ok(t.cell('e4').className.includes('cb-dest'));
@@ -322,7 +335,7 @@ test('click-click move with legal destinations shown', () => {
 });
 
 test('clicking an illegal square or the same piece deselects', () => {
-  const t = setup({ movableColor: 'white', dests: Position.start().dests() });
+  const t = setup({ movableColor: 'white', dests: at(START_FEN).dests() });
   t.click('e2');
   t.click('e5');
   assert.equal(t.board.selected, null);
@@ -336,7 +349,7 @@ test('clicking an illegal square or the same piece deselects', () => {
 });
 
 test('drag and drop, snapping back from illegal squares', () => {
-  const t = setup({ movableColor: 'white', dests: Position.start().dests() });
+  const t = setup({ movableColor: 'white', dests: at(START_FEN).dests() });
   t.drag('g1', 'g4');
   assert.deepEqual(t.moves, []);
   assert.ok(t.board.pieces.has('g1'));
@@ -391,7 +404,7 @@ test('promotion picker: clicking outside cancels', () => {
 });
 
 test('premove: queued while waiting, played when the turn comes', () => {
-  const start = Position.start().play('e2e4');
+  const start = at(START_FEN).play('e2e4');
   const t = setup({ fen: start.fen(), movableColor: 'white', dests: new Map() });
   assert.equal(t.board.turnColor, 'black');
   t.click('d2');
@@ -410,7 +423,7 @@ test('premove: queued while waiting, played when the turn comes', () => {
 });
 
 test('premove that became illegal is cleared', () => {
-  const start = Position.start().play('e2e4');
+  const start = at(START_FEN).play('e2e4');
   const t = setup({ fen: start.fen(), movableColor: 'white' });
   t.click('e4');
   t.click('e5');
@@ -428,7 +441,7 @@ test('premove that became illegal is cleared', () => {
 
 test('set(): fen, lastMove, check, theme, piece set', () => {
   const t = setup();
-  const p = Position.fromFen('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3');
+  const p = at('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3');
   t.board.set({ fen: p.fen(), lastMove: ['d8', 'h4'], check: p.checkSquare(), theme: 'blue', pieceSet: 'playful' });
   assert.ok(t.cell('e1').className.includes('cb-check'));
   assert.ok(t.cell('h4').className.includes('cb-last'));
@@ -442,7 +455,7 @@ test('set(): fen, lastMove, check, theme, piece set', () => {
 });
 
 test('keyboard: arrows move the cursor, Enter selects and drops', () => {
-  const t = setup({ movableColor: 'white', dests: Position.start().dests() });
+  const t = setup({ movableColor: 'white', dests: at(START_FEN).dests() });
   t.root.focus();
   assert.equal(t.board.cursor, 'e2');
   t.fire('keydown', { key: 'Enter' });

@@ -1,19 +1,24 @@
 // Replay and analysis: step through a game (finished games open here), play
-// moves freely, import PGN, set up a position from FEN, export PGN, and — when
-// the server's engine answers /api/cloud-eval — the evaluation of the position
-// shown, its best line and the evaluation graph of the whole game.
+// moves freely into a tree of variations, annotate them (comments, NAGs),
+// import a PGN (picking one of its games), set up a position from FEN, export
+// PGN, and — when the server's engine answers /api/cloud-eval — the evaluation
+// of the position shown, its best line and the evaluation graph of the
+// mainline. Every rule comes from the rules module (rules.js).
 
 import { Board } from '../board.js';
-import { Position, parsePgn, replay, toPgn } from '../chess.js';
+import { destsMap, loadRules, play as rulesPlay, position as rulesPosition, readPgn, replay, writePgn } from '../rules.js';
+import { START_FEN, materialOf } from '../fen.js';
+import { MoveTree } from '../tree.js';
+import { loadOpenings, openingOf } from '../openings.js';
+import { MOVE_NAGS, POSITION_NAGS, nagGlyph, renderMoveTree } from '../movetree.js';
 import { api, isMe } from '../api.js';
 import { t } from '../i18n.js';
 import * as settings from '../settings.js';
 import { engineAvailable, evaluate } from '../engine.js';
 import { evalChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
-import { keyboardSteps, materialDiff, materialView, renderMoveList, stepButtons, stepPly } from '../components.js';
+import { keyboardSteps, materialDiff, materialView, stepButtons } from '../components.js';
 import { download, h, replace, setTitle, showError, toast } from '../ui.js';
-import { boardView } from './game.js';
 
 /** An evaluation in words: "+0.23", "-1.50", "#3" (White mates), "#-3"; "1-0" after mate. */
 export function evalText(ev) {
@@ -28,48 +33,34 @@ export function evalText(ev) {
 }
 
 /**
- * A line of UCI moves from `position` in SAN with move numbers ("12... Nc6 13. Bb5"),
- * at most `max` plies; stops at the first move that cannot be played.
+ * A line of UCI moves from the position `fen` in SAN with move numbers
+ * ("12... Nc6 13. Bb5"), at most `max` plies; stops at the first move that
+ * cannot be played.
  */
-export function lineSan(position, ucis, max = 12) {
+export function lineSan(fen, ucis, max = 12) {
   const parts = [];
-  let pos = position;
+  let at = fen;
   for (const uci of ucis.slice(0, max)) {
-    if (!pos.isLegal(uci)) break;
-    const san = pos.toSan(uci);
-    if (pos.turn === 'white') parts.push(`${pos.fullmoves}. ${san}`);
-    else parts.push(parts.length ? san : `${pos.fullmoves}... ${san}`);
-    pos = pos.play(uci);
+    let played;
+    try {
+      played = rulesPlay(at, uci);
+    } catch {
+      break;
+    }
+    const [, turn, , , , full] = at.split(' ');
+    if (turn === 'w') parts.push(`${full}. ${played.san}`);
+    else parts.push(parts.length ? played.san : `${full}... ${played.san}`);
+    at = played.fen;
   }
   return parts.join(' ');
 }
 
 /** The evaluation of a position that is over (no engine needed), or null. */
-export function terminalEval(position) {
-  if (position.isCheckmate()) return { mate: 0, mated: position.turn, local: true };
-  if (position.isStalemate() || position.isInsufficientMaterial()) return { cp: 0, local: true, pvs: [] };
-  return null;
-}
-
-/** Turns SAN moves into UCI from a start position; throws with the move number. */
-export function sansToUcis(fen, sans) {
-  let pos = fen ? Position.fromFen(fen) : Position.start();
-  const ucis = [];
-  sans.forEach((san, i) => {
-    let uci;
-    try {
-      uci = pos.parseSan(san);
-    } catch (err) {
-      const moveNo = pos.fullmoves;
-      const dots = pos.turn === 'white' ? '.' : '...';
-      const e = new Error(`${moveNo}${dots} ${san}: ${err.message}`);
-      e.ply = i;
-      throw e;
-    }
-    ucis.push(uci);
-    pos = pos.play(uci);
-  });
-  return ucis;
+export function terminalEval(fen) {
+  const end = rulesPosition(fen).end;
+  if (!end) return null;
+  if (end.reason === 'checkmate') return { mate: 0, mated: end.winner === 'white' ? 'black' : 'white', local: true };
+  return { cp: 0, local: true, pvs: [] };
 }
 
 export async function mount(container, params, ctx) {
@@ -78,27 +69,45 @@ export async function mount(container, params, ctx) {
   return page;
 }
 
+/** Today as a PGN date. */
+function pgnDate(d = new Date()) {
+  return `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, '0')}.${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** One line per game of a PGN file, for picking one. */
+function gameLabel(game, i) {
+  const tag = (name) => (game.tags.find(([n]) => n === name) || [])[1];
+  const who = `${tag('White') || '?'} – ${tag('Black') || '?'}`;
+  const extra = [tag('Event'), tag('Date'), game.result || tag('Result')].filter((v) => v && !/^\?/.test(v));
+  return `${i + 1}. ${who}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
 class Analysis {
   constructor(container, params, ctx = {}) {
     this.container = container;
     this.navigate = ctx.navigate;
     this.query = ctx.query || new URLSearchParams();
     this.game = params.game || null;
-    this.initialFen = null;
-    this.moves = [];
-    this.sans = [];
-    this.positions = [Position.start()];
-    this.ply = 0;
+    this.tree = new MoveTree(START_FEN);
+    this.chess960 = false;
+    this.node = this.tree.root;
     this.orientation = 'white';
     this.tags = {};
     this.result = '*';
-    this.evals = [];
+    this.pgnGames = [];
+    this.evals = new Map();
     this.evalCtl = new AbortController();
     this.evalState = { seen: false, failures: 0, off: false };
     this.cleanups = [];
   }
 
   async start() {
+    try {
+      await loadRules();
+    } catch (err) {
+      showError(err);
+      return;
+    }
     const gameId = !this.game && this.query.get('game');
     if (gameId) {
       try {
@@ -107,11 +116,15 @@ class Analysis {
         showError(err);
       }
     }
+    if (this.destroyed) return;
     if (this.game) this.loadGame(this.game);
     else if (this.query.get('fen')) this.loadFen(this.query.get('fen'), true);
     else if (this.query.get('pgn')) this.loadPgn(this.query.get('pgn'), true);
     this.render();
     this.cleanups.push(keyboardSteps((s) => this.step(s)));
+    loadOpenings().then(() => {
+      if (!this.destroyed && this.el) this.renderOpening();
+    });
     this.cleanups.push(settings.onChange((s, changed) => {
       if (this.board && ['pieceSet', 'theme', 'coordinates', 'animation'].some((k) => k in changed)) {
         this.board.set({ pieceSet: s.pieceSet, theme: s.theme, coordinates: s.coordinates, animation: s.animation });
@@ -134,81 +147,101 @@ class Analysis {
 
   // ----- loading -----
 
-  setLine(fen, ucis) {
-    const { positions, sans } = replay(fen, ucis);
-    this.initialFen = fen;
-    this.moves = [...ucis];
-    this.sans = sans;
-    this.positions = positions;
-    this.evals = [];
+  setTree(tree, chess960 = false) {
+    this.tree = tree;
+    this.chess960 = chess960;
+    this.node = tree.root;
+    this.evals = new Map();
     this.evalState = { seen: false, failures: 0, off: false };
+  }
+
+  /** The position `fen` followed by the line `ucis`, as a tree. */
+  lineTree(fen, ucis) {
+    const start = fen || START_FEN;
+    const tree = new MoveTree(rulesPosition(start).fen);
+    let at = tree.root;
+    for (const move of replay(start, ucis).moves) at = tree.add(at, move);
+    return tree;
   }
 
   loadGame(game) {
     const ucis = (game.moves || '').split(' ').filter(Boolean);
     const fen = game.initialFen && game.initialFen !== 'startpos' ? game.initialFen : null;
     try {
-      this.setLine(fen, ucis);
+      this.setTree(this.lineTree(fen, ucis), game.variant === 'chess960');
     } catch (err) {
       showError(err);
     }
-    this.ply = this.moves.length;
+    // Each move's clock, from the export's centiseconds.
+    if (Array.isArray(game.clocks)) {
+      this.tree.mainline().forEach((node, i) => {
+        if (typeof game.clocks[i] === 'number') node.clock = game.clocks[i] * 10;
+      });
+    }
+    this.node = this.tree.mainline().at(-1) || this.tree.root;
     const white = game.players?.white?.user?.name || game.players?.white?.name || '?';
     const black = game.players?.black?.user?.name || game.players?.black?.name || '?';
     this.tags = { Event: `Caissa ${game.speed || ''}`.trim(), Site: `${location.origin}/game/${game.id}`, White: white, Black: black };
+    if (game.opening) {
+      if (game.opening.eco) this.tags.ECO = game.opening.eco;
+      if (game.opening.name) this.tags.Opening = game.opening.name;
+    }
     if (isMe(black) && !isMe(white)) this.orientation = 'black';
     this.result = resultScore(game);
   }
 
+  /** Reads a PGN text; with several games, lists them to pick from and opens the first that reads. */
   loadPgn(text, quiet) {
-    let games;
+    let read;
     try {
-      games = parsePgn(text);
+      read = readPgn(text);
     } catch (err) {
-      if (!quiet) showError(err);
+      if (!quiet) this.showFormError(this.pgnError, err.message);
       return false;
     }
-    if (!games.length) {
-      const msg = t('analysis.pgnEmpty');
-      if (!quiet) this.showFormError(this.pgnError, msg);
+    if (!read.games.length) {
+      if (!quiet) this.showFormError(this.pgnError, t('analysis.pgnEmpty'));
       return false;
     }
-    const g = games[0];
-    const fen = g.tags.FEN || null;
-    let ucis;
-    try {
-      ucis = sansToUcis(fen, g.moves);
-    } catch (err) {
-      if (!quiet) this.showFormError(this.pgnError, t('analysis.pgnBadMove', { reason: err.message }));
+    this.pgnGames = read.games.length > 1 ? read.games : [];
+    const first = read.games.findIndex((g) => !g.error);
+    if (first < 0) {
+      if (!quiet) this.showFormError(this.pgnError, t('analysis.pgnBadMove', { reason: read.games[0].error }));
       return false;
     }
-    this.game = null;
-    this.setLine(fen, ucis);
-    this.tags = { ...g.tags };
-    this.result = g.result || '*';
-    this.ply = this.moves.length;
+    this.openPgnGame(read.games[first]);
+    this.pickedGame = first;
     return true;
+  }
+
+  openPgnGame(game) {
+    this.game = null;
+    this.setTree(MoveTree.fromPgnGame(game), game.chess960);
+    this.tags = Object.fromEntries(game.tags);
+    this.result = game.result || '*';
+    this.node = this.tree.mainline().at(-1) || this.tree.root;
   }
 
   loadFen(fen, quiet) {
     let pos;
     try {
-      pos = Position.fromFen(fen.trim());
+      pos = rulesPosition(fen.trim());
     } catch (err) {
       if (!quiet) this.showFormError(this.fenError, t('analysis.badFen', { reason: err.message }));
       return false;
     }
     this.game = null;
-    this.setLine(pos.fen(), []);
-    this.tags = { FEN: pos.fen(), SetUp: '1' };
+    this.pgnGames = [];
+    this.setTree(new MoveTree(pos.fen));
+    this.tags = { FEN: pos.fen, SetUp: '1' };
     this.result = '*';
-    this.ply = 0;
     return true;
   }
 
   showFormError(el, message) {
+    // Said once, next to the form (a live region): no toast over the button.
     if (el) el.textContent = message;
-    toast(message);
+    else toast(message);
   }
 
   // ----- rendering -----
@@ -220,10 +253,13 @@ class Analysis {
       boardHost: h('div', { class: 'board-host' }),
       topBar: h('div', { class: 'player-bar top' }),
       bottomBar: h('div', { class: 'player-bar bottom' }),
-      moves: h('div', { class: 'move-list', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
+      moves: h('div', { class: 'move-list tree', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
+      nodeTools: h('div', { class: 'node-tools', 'data-testid': 'node-tools' }),
       evalBox: h('div', { class: 'eval-graph', hidden: true, 'data-testid': 'eval-graph' }),
       evalPanel: h('div', { class: 'eval-panel', 'data-testid': 'eval-panel', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
       fen: h('input', { type: 'text', id: 'fen-output', class: 'fen-output', readonly: true, 'aria-label': t('analysis.currentFen') }),
+      picker: h('div', { class: 'pgn-picker' }),
+      opening: h('p', { class: 'opening', 'data-testid': 'opening' }),
     };
     this.pgnError = h('p', { class: 'field-error', role: 'alert', id: 'pgn-error' });
     this.fenError = h('p', { class: 'field-error', role: 'alert', id: 'fen-error' });
@@ -247,14 +283,17 @@ class Analysis {
           this.el.evalBox),
         h('aside', { class: 'game-side' },
           this.el.evalPanel,
+          this.el.picker,
+          this.el.opening,
           this.el.moves,
           stepButtons({ onStep: (s) => this.step(s), onFlip: () => this.flip() }),
+          this.el.nodeTools,
           h('div', { class: 'field' }, h('label', { for: 'fen-output' }, t('analysis.currentFen')), this.el.fen),
           h('div', { class: 'button-row' },
             h('button', { type: 'button', class: 'button', 'data-action': 'export-pgn', onclick: () => this.exportPgn() }, t('analysis.exportPgn')),
             game ? h('a', { class: 'button', href: `/game/export/${encodeURIComponent(game.id)}`, download: `${game.id}.pgn` }, t('analysis.serverPgn')) : null,
             h('button', { type: 'button', class: 'button', onclick: () => this.reset() }, t('analysis.reset'))),
-          h('details', { class: 'tool', open: !game && !this.moves.length },
+          h('details', { class: 'tool', open: !game && !this.tree.root.children.length },
             h('summary', {}, t('analysis.importPgn')),
             h('form', {
               onsubmit: (e) => {
@@ -263,8 +302,8 @@ class Analysis {
                 if (this.loadPgn(pgnInput.value)) this.render();
               },
             },
-            h('label', { for: 'pgn-input' }, t('analysis.pastePgn')), pgnInput, this.pgnError,
-            h('button', { type: 'submit', class: 'button primary' }, t('analysis.import')))),
+            h('label', { for: 'pgn-input' }, t('analysis.pastePgn')), pgnInput,
+            h('button', { type: 'submit', class: 'button primary' }, t('analysis.import')), this.pgnError)),
           h('details', { class: 'tool' },
             h('summary', {}, t('analysis.setupFen')),
             h('form', {
@@ -274,8 +313,8 @@ class Analysis {
                 if (this.loadFen(fenInput.value)) this.render();
               },
             },
-            h('label', { for: 'fen-input' }, t('analysis.fen')), fenInput, this.fenError,
-            h('button', { type: 'submit', class: 'button primary' }, t('analysis.load')))))));
+            h('label', { for: 'fen-input' }, t('analysis.fen')), fenInput,
+            h('button', { type: 'submit', class: 'button primary' }, t('analysis.load')), this.fenError)))));
     if (this.board) this.board.destroy();
     const s = settings.settings();
     this.board = new Board(this.el.boardHost, {
@@ -287,28 +326,85 @@ class Analysis {
       premove: false,
       label: t('game.board'),
       onMove: (uci) => this.play(uci),
+      // Right-drag draws an arrow, a right click a circle; drawn again, it goes.
+      onShape: (shape) => {
+        this.tree.toggleShape(this.node, shape);
+        this.board.set({ shapes: this.node.shapes });
+      },
     });
+    this.renderPicker();
     this.sync();
     this.requestEvals();
   }
 
+  /** With a PGN of several games: a list to pick one, games that cannot be read named with why. */
+  renderPicker() {
+    if (this.pgnGames.length < 2) {
+      replace(this.el.picker);
+      return;
+    }
+    const select = h('select', {
+      id: 'pgn-game',
+      'data-testid': 'pgn-game',
+      onchange: () => {
+        const i = Number(select.value);
+        const game = this.pgnGames[i];
+        if (!game || game.error) return;
+        this.pickedGame = i;
+        this.openPgnGame(game);
+        this.render();
+      },
+    }, this.pgnGames.map((g, i) => h('option', {
+      value: String(i),
+      disabled: g.error ? true : null,
+      selected: i === this.pickedGame ? true : null,
+      title: g.error || null,
+    }, g.error ? `${i + 1}. ${g.error}` : gameLabel(g, i))));
+    replace(this.el.picker, h('div', { class: 'field' },
+      h('label', { for: 'pgn-game' }, t('analysis.pickGame', { n: this.pgnGames.length })), select));
+  }
+
   sync() {
-    const pos = this.positions[this.ply];
+    const node = this.node;
+    let pos;
+    try {
+      pos = rulesPosition(node.fen, this.chess960);
+    } catch (err) {
+      showError(err);
+      return;
+    }
     this.board.set({
-      ...boardView(pos, this.ply > 0 ? this.moves[this.ply - 1] : null),
+      fen: node.fen,
+      lastMove: node.uci ? [node.uci.slice(0, 2), node.uci.slice(2, 4)] : null,
+      check: pos.check,
       movableColor: pos.turn,
       turnColor: pos.turn,
-      dests: pos.dests(),
+      dests: destsMap(pos.dests),
+      shapes: node.shapes,
+      autoShapes: this.engineShapes(),
     });
-    this.el.fen.value = pos.fen();
+    this.el.fen.value = node.fen;
+    this.renderOpening();
     this.renderMoves();
+    this.renderNodeTools();
     this.renderBars();
     this.renderEval();
   }
 
+  /** The opening of the line on the board (from the initial position only). */
+  lineOpening(node) {
+    if (this.tree.root.fen !== START_FEN || this.chess960) return null;
+    return openingOf([this.tree.root, ...this.tree.path(node)].map((n) => n.fen));
+  }
+
+  renderOpening() {
+    const opening = this.lineOpening(this.node);
+    this.el.opening.hidden = !opening;
+    replace(this.el.opening, opening ? [h('strong', {}, opening.eco), ` ${opening.name}`] : null);
+  }
+
   renderBars() {
-    const pos = this.positions[this.ply];
-    const diff = materialDiff(pos.material());
+    const diff = materialDiff(materialOf(this.node.fen));
     const bar = (color) => [
       h('div', { class: 'player' },
         h('span', { class: `color-dot ${color}`, 'aria-hidden': 'true' }),
@@ -320,16 +416,60 @@ class Analysis {
   }
 
   renderMoves() {
-    const start = this.positions[0];
-    renderMoveList(this.el.moves, {
-      sans: this.sans,
-      current: this.ply,
-      onPick: (ply) => this.goTo(ply),
+    renderMoveTree(this.el.moves, this.tree, {
+      current: this.node,
+      onPick: (node) => this.goTo(node),
+      onToggle: (node) => {
+        node.collapsed = !node.collapsed;
+        this.renderMoves();
+      },
       notation: settings.get('notation'),
-      startColor: start.turn,
-      startMove: start.fullmoves,
       result: this.result !== '*' ? this.result : null,
     });
+    const current = this.el.moves.querySelector('[aria-current="true"]');
+    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** What can be done to the move on the board: NAGs, a comment, promote, delete. */
+  renderNodeTools() {
+    const node = this.node;
+    if (!node.parent) {
+      replace(this.el.nodeTools);
+      return;
+    }
+    const nagButton = ([nag, name]) => h('button', {
+      type: 'button',
+      class: `button nag-button ${node.nags.includes(nag) ? 'on' : ''}`,
+      'aria-pressed': node.nags.includes(nag) ? 'true' : 'false',
+      'aria-label': t(`nag.${name}`),
+      title: t(`nag.${name}`),
+      'data-nag': String(nag),
+      onclick: () => {
+        this.tree.toggleNag(node, nag);
+        this.renderMoves();
+        this.renderNodeTools();
+      },
+    }, nagGlyph(nag));
+    const comment = h('textarea', {
+      id: 'node-comment',
+      rows: '2',
+      'data-testid': 'node-comment',
+      onchange: () => {
+        const text = comment.value.trim();
+        node.comments = text ? [text] : [];
+        this.renderMoves();
+      },
+    });
+    comment.value = node.comments.join(' ');
+    const onMainline = this.tree.onMainline(node);
+    replace(this.el.nodeTools,
+      h('div', { class: 'nag-row', role: 'group', 'aria-label': t('analysis.annotate') }, MOVE_NAGS.map(nagButton)),
+      h('div', { class: 'nag-row', role: 'group', 'aria-label': t('analysis.assess') }, POSITION_NAGS.map(nagButton)),
+      h('label', { for: 'node-comment' }, t('analysis.comment')), comment,
+      h('div', { class: 'button-row' },
+        onMainline ? null : h('button', { type: 'button', class: 'button', 'data-action': 'promote', onclick: () => this.promote(false) }, t('analysis.promote')),
+        onMainline ? null : h('button', { type: 'button', class: 'button', 'data-action': 'mainline', onclick: () => this.promote(true) }, t('analysis.makeMainline')),
+        h('button', { type: 'button', class: 'button danger', 'data-action': 'delete', onclick: () => this.deleteNode() }, t('analysis.deleteFromHere'))));
   }
 
   renderEval() {
@@ -337,19 +477,34 @@ class Analysis {
     this.renderEvalPanel();
   }
 
+  /** The mainline's positions, from the start: the graph's points. */
+  mainlineNodes() {
+    return [this.tree.root, ...this.tree.mainline()];
+  }
+
   renderEvalGraph() {
-    const chart = this.evalState.off ? null : evalChart(this.evals, {
-      current: this.ply,
-      total: this.positions.length,
-      onPick: (ply) => this.goTo(ply),
+    const nodes = this.mainlineNodes();
+    const evals = nodes.map((n) => this.evals.get(n.fen));
+    const current = nodes.indexOf(this.node);
+    const chart = this.evalState.off ? null : evalChart(evals, {
+      current,
+      total: nodes.length,
+      onPick: (i) => this.goTo(nodes[i] || this.tree.root),
       title: t('analysis.evalGraph'),
     });
     this.el.evalBox.hidden = !chart;
     replace(this.el.evalBox, chart ? [h('h2', { class: 'sr-only' }, t('analysis.evalGraph')), chart] : null);
   }
 
+  /** The engine's best move in the position shown, as an arrow. */
+  engineShapes() {
+    const best = this.evals.get(this.node.fen)?.pvs?.[0]?.moves?.[0];
+    return best ? [{ brush: 'engine', orig: best.slice(0, 2), dest: best.slice(2, 4) }] : [];
+  }
+
   /** The evaluation of the position shown and its best line. */
   renderEvalPanel() {
+    if (this.board) this.board.set({ autoShapes: this.engineShapes() });
     const panel = this.el.evalPanel;
     if (!panel) return;
     if (this.evalState.off) {
@@ -359,8 +514,7 @@ class Analysis {
       return;
     }
     panel.classList.remove('off');
-    const ev = this.evals[this.ply];
-    const pos = this.positions[this.ply];
+    const ev = this.evals.get(this.node.fen);
     if (ev === undefined) {
       replace(panel,
         h('span', { class: 'eval-score pending', 'data-testid': 'eval-score', 'aria-hidden': 'true' }, '…'),
@@ -372,7 +526,7 @@ class Analysis {
       return;
     }
     const best = ev.pvs && ev.pvs[0];
-    const line = best ? lineSan(pos, best.moves) : '';
+    const line = best ? lineSan(this.node.fen, best.moves) : '';
     const score = evalText(ev);
     replace(panel,
       h('div', { class: 'eval-head' },
@@ -388,8 +542,8 @@ class Analysis {
   }
 
   /**
-   * Evaluates the positions one after another (the one shown first), filling in
-   * the graph; a new line or leaving the page stops it.
+   * Evaluates positions one after another — the one shown first, then the
+   * mainline's for the graph; a new game or leaving the page stops it.
    */
   async requestEvals() {
     if (this.evalRunning || this.destroyed) return;
@@ -397,20 +551,13 @@ class Analysis {
     try {
       for (;;) {
         if (this.destroyed || this.evalState.off) return;
-        let i = this.evals[this.ply] === undefined ? this.ply : -1;
-        if (i < 0) {
-          for (let j = 0; j < this.positions.length; j++) {
-            if (this.evals[j] === undefined) {
-              i = j;
-              break;
-            }
-          }
-        }
-        if (i < 0 || i >= this.positions.length) return;
-        const position = this.positions[i];
-        const fen = position.fen();
+        const fen = !this.evals.has(this.node.fen)
+          ? this.node.fen
+          : this.mainlineNodes().map((n) => n.fen).find((f) => !this.evals.has(f));
+        if (!fen) return;
+        const tree = this.tree;
         const wasOff = this.evalState.off;
-        let ev = terminalEval(position);
+        let ev = terminalEval(fen);
         if (!ev) {
           try {
             ev = await evaluate(fen, { signal: this.evalCtl.signal });
@@ -419,8 +566,6 @@ class Analysis {
             ev = null;
           }
           if (this.destroyed) return;
-          // The line may have changed while waiting.
-          if (this.positions[i]?.fen() !== fen) continue;
           if (ev) this.evalState.seen = true;
           else this.evalState.failures++;
           // No engine (or none that answers): a note instead of the graph.
@@ -428,10 +573,12 @@ class Analysis {
             this.evalState.off = true;
           }
         }
-        this.evals[i] = ev;
+        // Another game may have been opened while waiting.
+        if (tree !== this.tree) continue;
+        this.evals.set(fen, ev);
         this.renderEvalGraph();
         // The panel (a live region) changes only for the position shown.
-        if (i === this.ply || this.evalState.off !== wasOff) this.renderEvalPanel();
+        if (fen === this.node.fen || this.evalState.off !== wasOff) this.renderEvalPanel();
       }
     } finally {
       this.evalRunning = false;
@@ -440,12 +587,17 @@ class Analysis {
 
   // ----- actions -----
 
+  /** Steps along the line on the board: back to the parent, on to the first child, or to either end. */
   step(step) {
-    this.goTo(stepPly(step, this.ply, this.moves.length));
+    const node = this.node;
+    if (step === 'first') this.goTo(this.tree.root);
+    else if (step === 'prev') this.goTo(node.parent || node);
+    else if (step === 'next') this.goTo(node.children[0] || node);
+    else if (step === 'last') this.goTo(this.tree.lineThrough(node).at(-1) || node);
   }
 
-  goTo(ply) {
-    this.ply = Math.max(0, Math.min(this.moves.length, ply));
+  goTo(node) {
+    this.node = node;
     this.sync();
     this.requestEvals();
   }
@@ -456,49 +608,62 @@ class Analysis {
     this.renderBars();
   }
 
+  /** A move on the board: the line goes on, or a variation starts; nothing is ever replaced. */
   play(uci) {
-    const pos = this.positions[this.ply];
-    if (!pos.isLegal(uci)) {
+    let played;
+    try {
+      played = rulesPlay(this.node.fen, uci, this.chess960);
+    } catch {
       this.sync();
       return;
     }
-    if (this.moves[this.ply] === uci) {
-      this.goTo(this.ply + 1);
-      return;
-    }
-    // A new move from here replaces the rest of the line.
-    const san = pos.toSan(uci);
-    this.moves = [...this.moves.slice(0, this.ply), uci];
-    this.sans = [...this.sans.slice(0, this.ply), san];
-    this.positions = [...this.positions.slice(0, this.ply + 1), pos.play(uci)];
-    this.evals = this.evals.slice(0, this.ply + 1);
-    this.result = '*';
-    this.ply++;
+    const extendsMainline = this.tree.onMainline(this.node) && !this.node.children.length;
+    const node = this.tree.add(this.node, played);
+    // Moves after the game's end make the result open again.
+    if (extendsMainline && this.result !== '*') this.result = '*';
+    this.goTo(node);
+  }
+
+  promote(toMainline) {
+    if (toMainline) this.tree.makeMainline(this.node);
+    else this.tree.promote(this.node);
     this.sync();
-    this.requestEvals();
+  }
+
+  deleteNode() {
+    const parent = this.tree.delete(this.node);
+    this.goTo(parent);
   }
 
   reset() {
     this.game = null;
-    this.setLine(null, []);
+    this.pgnGames = [];
+    this.setTree(new MoveTree(START_FEN));
     this.tags = {};
     this.result = '*';
-    this.ply = 0;
     this.render();
   }
 
   exportPgn() {
     const tags = { ...this.tags };
-    if (this.initialFen && !tags.FEN) {
-      tags.FEN = this.initialFen;
+    if (this.tree.root.fen !== START_FEN && !tags.FEN) {
+      tags.FEN = this.tree.root.fen;
       tags.SetUp = '1';
     }
-    if (!tags.Date) {
-      const d = new Date();
-      tags.Date = `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, '0')}.${String(d.getDate()).padStart(2, '0')}`;
+    if (this.chess960) tags.Variant = 'Chess960';
+    const opening = this.lineOpening(this.tree.mainline().at(-1) || this.tree.root);
+    if (opening && !tags.ECO) {
+      tags.ECO = opening.eco;
+      tags.Opening = opening.name;
     }
-    const pgn = toPgn({ tags, sans: this.sans, result: this.result });
+    if (!tags.Date) tags.Date = pgnDate();
+    let pgn;
+    try {
+      pgn = writePgn(this.tree.toPgnGame(tags, this.result));
+    } catch (err) {
+      showError(err);
+      return;
+    }
     download(`${this.game ? this.game.id : 'caissa-analysis'}.pgn`, pgn);
   }
 }
-

@@ -2,7 +2,9 @@
 // the game's WebSocket; spectators just watch. Finished games open as a replay.
 
 import { Board } from '../board.js';
-import { Position, replay } from '../chess.js';
+import { loadRules, play as playMove, replay as replayLine, rulesLoaded } from '../rules.js';
+import { START_FEN, fenFullmoves, fenTurn, kingSquare, materialOf, parseDests } from '../fen.js';
+import { loadOpenings, openingOf } from '../openings.js';
 import { ApiError, api, isMe } from '../api.js';
 import * as events from '../events.js';
 import { t } from '../i18n.js';
@@ -20,13 +22,18 @@ const LOW_TIME_MS = 10_000;
 /** Rulesets where a fallen flag counts only when the opponent claims it. */
 const FLAG_CLAIMED = new Set(['fide-rapid', 'fide-blitz']);
 
-/** The board's view of a position: FEN, last move and check. */
+/** The board's view of a position ({fen, check}): FEN, last move and check. */
 export function boardView(position, lastUci) {
   return {
-    fen: position.fen(),
+    fen: position.fen,
     lastMove: lastUci ? [lastUci.slice(0, 2), lastUci.slice(2, 4)] : null,
-    check: position.isCheck() ? position.checkSquare() : null,
+    check: position.check || null,
   };
+}
+
+/** A position of the game as the page keeps it: {fen, turn, fullmoves, check (square or null)}. */
+export function positionOf(fen, check = null) {
+  return { fen, turn: fenTurn(fen), fullmoves: fenFullmoves(fen), check };
 }
 
 /** The side whose clock runs: the server's word, or guessed from the moves. */
@@ -67,8 +74,9 @@ export class GamePage {
     this.full = null;
     this.state = null;
     this.moves = [];
-    this.positions = [Position.start()];
+    this.positions = [positionOf(START_FEN)];
     this.sans = [];
+    this.dests = new Map();
     this.viewPly = null;
     this.myColor = null;
     this.clock = null;
@@ -105,8 +113,19 @@ export class GamePage {
         return;
       }
     }
+    // The move list and stepping back need the rules module; playing does not
+    // (the server sends each position and its legal moves).
+    try {
+      await loadRules();
+    } catch (err) {
+      showError(err);
+    }
+    if (this.destroyed) return;
     this.buildLayout();
     this.connect();
+    loadOpenings().then(() => {
+      if (!this.destroyed && this.el && this.full) this.renderInfo();
+    });
     this.cleanups.push(keyboardSteps((step) => this.step(step)));
     this.cleanups.push(settings.onChange((s, changed) => this.onSettings(changed)));
     this.cleanups.push(events.onEvent((event) => this.onAccountEvent(event)));
@@ -188,7 +207,7 @@ export class GamePage {
     if (this.board) this.board.destroy();
     const s = settings.settings();
     this.board = new Board(this.el.boardHost, {
-      fen: this.positions[this.positions.length - 1].fen(),
+      fen: this.latest().fen,
       orientation,
       coordinates: s.coordinates,
       pieceSet: s.pieceSet,
@@ -402,6 +421,7 @@ export class GamePage {
     const first = !this.full;
     this.full = full;
     this.initialFen = full.initialFen && full.initialFen !== 'startpos' ? full.initialFen : null;
+    this.chess960 = full.variant?.key === 'chess960';
     const mine = isMe(full.white?.name) ? 'white' : isMe(full.black?.name) ? 'black' : null;
     const colorChanged = mine !== this.myColor;
     this.myColor = mine;
@@ -409,12 +429,7 @@ export class GamePage {
       // On a reconnection the moves we have are kept: only what is new is replayed.
       this.moves = [];
       this.sans = [];
-      try {
-        this.positions = [this.initialFen ? Position.fromFen(this.initialFen) : Position.start()];
-      } catch (err) {
-        showError(err);
-        this.positions = [Position.start()];
-      }
+      this.positions = [positionOf(this.initialFen || START_FEN)];
     }
     if (colorChanged && this.board) {
       this.board.set({ orientation: this.orientation() });
@@ -438,14 +453,9 @@ export class GamePage {
       this.sans = this.sans.slice(0, common);
       this.positions = this.positions.slice(0, common + 1);
     }
-    try {
-      const extra = replay(this.positions[this.positions.length - 1].fen(), moves.slice(common));
-      this.moves.push(...moves.slice(common));
-      this.sans.push(...extra.sans);
-      this.positions.push(...extra.positions.slice(1));
-    } catch (err) {
-      showError(err);
-    }
+    this.appendMoves(moves.slice(common), state);
+    this.dests = parseDests(state.dests);
+    if (this.el && this.full && (this.opening()?.name || null) !== this.shownOpening) this.renderInfo();
     this.state = state;
     if (previous && (previous.wberserk !== state.wberserk || previous.bberserk !== state.bberserk)) this.renderPlayers();
     const turn = this.positions[this.positions.length - 1].turn;
@@ -528,6 +538,43 @@ export class GamePage {
     return this.positions[this.positions.length - 1];
   }
 
+  /**
+   * Adds moves the server announced. The last one comes with its SAN and FEN
+   * in the state; earlier ones (a page opened mid-game, a reconnection) are
+   * replayed by the rules module, for the move list and stepping back.
+   */
+  appendMoves(ucis, state) {
+    if (!ucis.length) return;
+    const last = ucis.length - 1;
+    let replayed = [];
+    if (last > 0 || !state.fen) {
+      try {
+        replayed = rulesLoaded() ? replayLine(this.latest().fen, ucis, this.chess960).moves : [];
+      } catch (err) {
+        showError(err);
+      }
+    }
+    ucis.forEach((uci, i) => {
+      const known = replayed[i];
+      let position;
+      let san;
+      if (i === last && state.fen) {
+        position = positionOf(state.fen, state.check ? kingSquare(state.fen, fenTurn(state.fen)) : null);
+        san = state.san || known?.san || uci;
+      } else if (known) {
+        position = positionOf(known.fen, known.check);
+        san = known.san;
+      } else {
+        // Not known here: the server's next full state will say.
+        position = this.latest();
+        san = uci;
+      }
+      this.moves.push(uci);
+      this.sans.push(san);
+      this.positions.push(position);
+    });
+  }
+
   isPlaying() {
     return !!this.myColor && this.state && !isOver(this.state.status);
   }
@@ -546,23 +593,30 @@ export class GamePage {
     this.sendMove(uci);
   }
 
-  showLocalMove(uci) {
+  /** The move `uci` in the latest position by the rules module ({san, fen, check}), or null. */
+  localMove(uci) {
+    if (!rulesLoaded()) return null;
     try {
-      const next = this.latest().play(uci);
-      this.board.set({ ...boardView(next, uci), movableColor: null, dests: new Map() });
+      return playMove(this.latest().fen, uci, this.chess960);
     } catch {
-      this.syncBoard();
+      return null;
     }
   }
 
+  showLocalMove(uci) {
+    const next = this.localMove(uci);
+    // Without the module the board keeps the piece where it was dropped.
+    if (next) this.board.set({ ...boardView(next, uci), movableColor: null, dests: new Map() });
+    else this.board.set({ movableColor: null, dests: new Map() });
+  }
+
   async sendMove(uci) {
-    const pos = this.latest();
-    if (!pos.isLegal(uci)) {
+    if (!(this.dests.get(uci.slice(0, 2)) || []).includes(uci.slice(2, 4))) {
       toast(t('game.illegalMove', { move: uci }));
       this.syncBoard();
       return;
     }
-    const san = pos.toSan(uci);
+    const san = this.localMove(uci)?.san || '';
     // Shown at once; the server's state confirms it (or puts the board back).
     this.showLocalMove(uci);
     playMoveSound(san);
@@ -588,14 +642,11 @@ export class GamePage {
       return;
     }
     let uci = null;
-    if (/^[a-h][1-8][a-h][1-8][qrbn]?$/.test(text) && pos.isLegal(text)) uci = text;
-    else {
-      try {
-        uci = pos.parseSan(text);
-      } catch (err) {
-        errorEl.textContent = t('game.badSan', { move: text, reason: err.message });
-        return;
-      }
+    try {
+      uci = playMove(pos.fen, text, this.chess960).uci;
+    } catch (err) {
+      errorEl.textContent = t('game.badSan', { move: text, reason: err.message });
+      return;
     }
     input.value = '';
     this.viewPly = null;
@@ -609,12 +660,7 @@ export class GamePage {
       return;
     }
     const uci = this.pendingConfirm;
-    let san = uci;
-    try {
-      san = this.latest().toSan(uci);
-    } catch {
-      // keep the UCI
-    }
+    const san = this.localMove(uci)?.san || uci;
     replace(this.el.confirm,
       h('span', {}, t('game.confirmMove', { move: san })),
       h('button', {
@@ -663,7 +709,7 @@ export class GamePage {
     this.board.set({
       ...boardView(pos, lastUci),
       movableColor: playing ? this.myColor : null,
-      dests: myTurn ? pos.dests() : new Map(),
+      dests: myTurn && ply === this.moves.length ? this.dests : new Map(),
       premove: settings.get('premove'),
     });
   }
@@ -705,15 +751,24 @@ export class GamePage {
     const watchers = typeof this.state?.watchers === 'number'
       ? h('span', { class: 'watchers', 'data-testid': 'watchers' }, icon('eye', 16), t('game.watchers', { n: this.state.watchers }))
       : null;
+    const opening = this.opening();
+    this.shownOpening = opening?.name || null;
     replace(this.el.info, h('span', {}, parts.join(' · ')), watchers,
-      this.myColor ? null : h('span', { class: 'badge' }, t('game.spectating')));
+      this.myColor ? null : h('span', { class: 'badge' }, t('game.spectating')),
+      opening ? h('span', { class: 'opening', 'data-testid': 'opening', title: opening.name }, `${opening.eco} · ${opening.name}`) : null);
+  }
+
+  /** The opening played, for a game from the initial position. */
+  opening() {
+    if (this.initialFen || this.chess960) return null;
+    return openingOf(this.positions.map((p) => p.fen));
   }
 
   playerBar(color) {
     const player = this.full[color] || {};
     const ply = this.viewPly === null ? this.moves.length : this.viewPly;
     const pos = this.positions[ply] || this.latest();
-    const diff = materialDiff(pos.material());
+    const diff = materialDiff(materialOf(pos.fen));
     const name = player.name || player.user?.name || '?';
     const rating = player.rating ? h('span', { class: 'rating' }, `${player.rating}${player.provisional ? '?' : ''}`) : null;
     const goneNote = this.gone && this.gone.color === color ? h('span', { class: 'gone-note' }, t('game.opponentGoneShort')) : null;
@@ -766,7 +821,7 @@ export class GamePage {
     } else {
       lines.push(t('game.toMove', { color: colorName(turn) }));
     }
-    if (pos.isCheck()) lines.push(t('game.check'));
+    if (pos.check) lines.push(t('game.check'));
     replace(this.el.status, h('p', { class: `turn turn-${turn}` }, lines.join(' — ')));
   }
 
