@@ -89,6 +89,15 @@ test('evaluation: score, best line in SAN, graph filled position by position, ca
     assert.equal(stats.requests, PLIES + 1, 'each position once');
     assert.ok(stats.multiPv.every((m) => m === '1'));
     assert.ok(stats.fens.includes(START));
+    // The review: the made-up answers turn at move 3 (a mate for Black, then
+    // even again): 3. Bb5 and 3... a6 are blunders, each with the better move.
+    const judged = await page.locator('[data-testid="review-moves"] li').allInnerTexts();
+    assert.equal(judged.length, 2, judged.join('\n'));
+    assert.match(judged[0], /^3\. Bb5\?\? Blunder · best was \S+$/);
+    assert.match(judged[1], /^3\.\.\. a6\?\? Blunder · best was \S+$/);
+    assert.match(await page.locator('[data-testid="accuracy-white"]').innerText(), /\d+% accuracy · 0 inaccuracies, 0 mistakes, 1 blunders/);
+    assert.equal(await page.locator('[data-testid="eval-graph"] [data-mark="blunder"]').count(), 2);
+    assert.equal(await page.locator('[data-testid="review-progress"]').count(), 0);
     await screenshot(page, 'analysis-eval');
 
     // Black to move at move 3 is a mate for Black in the made-up answers.

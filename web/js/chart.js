@@ -194,12 +194,13 @@ export function evalToPawns(ev) {
 }
 
 /**
- * The evaluation graph: `evals[i]` is the evaluation after ply i (index 0 = the
+ * The evaluation graph (with `marks`: [{index, kind}] dots for judged moves):
+ * `evals[i]` is the evaluation after ply i (index 0 = the
  * starting position) as {cp} or {mate}, null (none) or undefined (not yet).
  * `total` is the number of positions of the game (the x axis), so the graph fills
  * in as evaluations arrive. `onPick(ply)` on click. Null while nothing is known.
  */
-export function evalChart(evals, { current = 0, onPick, title = '', total = evals.length, width = 600, height = 120 } = {}) {
+export function evalChart(evals, { current = 0, onPick, title = '', total = evals.length, width = 600, height = 120, marks = [] } = {}) {
   const count = Math.max(total, evals.length);
   const values = Array.from({ length: count }, (_, i) => evalToPawns(evals[i]));
   const known = values.map((v, i) => [i, v]).filter(([, v]) => v !== null);
@@ -222,6 +223,14 @@ export function evalChart(evals, { current = 0, onPick, title = '', total = eval
   root.append(svg('path', { d, class: 'eval-area' }));
   root.append(svg('line', { x1: 0, x2: width, y1: height / 2, y2: height / 2, class: 'eval-zero' }));
   root.append(svg('line', { x1: sx(current), x2: sx(current), y1: 0, y2: height, class: 'eval-cursor', 'vector-effect': 'non-scaling-stroke' }));
+  // Judged moves (inaccuracy, mistake, blunder) as dots on the curve.
+  for (const { index, kind } of marks) {
+    const v = values[index];
+    if (v === null || v === undefined) continue;
+    root.append(svg('ellipse', {
+      cx: sx(index).toFixed(1), cy: sy(v).toFixed(1), rx: 4, ry: 4, class: `eval-mark mark-${kind}`, 'data-mark': kind,
+    }));
+  }
   if (onPick) {
     root.addEventListener('click', (e) => {
       const box = root.getBoundingClientRect();

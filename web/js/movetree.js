@@ -14,6 +14,8 @@ export const NAG_GLYPHS = {
   22: '(.)', 32: '@', 36: '->', 40: '^', 132: '<=>', 146: 'N',
 };
 
+const JUDGED = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
 /** A NAG as shown next to its move. */
 export function nagGlyph(nag) {
   return NAG_GLYPHS[nag] || `$${nag}`;
@@ -31,9 +33,10 @@ export const POSITION_NAGS = [
 /**
  * Renders `tree` into `el`. `current`: the node on the board; `onPick(node)`;
  * `onToggle(node)` collapses or opens the variation starting at `node`;
- * `notation`: 'san' or 'figurine'; `result`: shown after the mainline.
+ * `notation`: 'san' or 'figurine'; `result`: shown after the mainline;
+ * `judged`: the computer's judgement of mainline moves by node id.
  */
-export function renderMoveTree(el, tree, { current, onPick, onToggle, notation = 'san', result = null }) {
+export function renderMoveTree(el, tree, { current, onPick, onToggle, notation = 'san', result = null, judged = new Map() }) {
   const moveButton = (node, withNumber) => {
     const white = (node.ply + tree.root.plyOffset) % 2 === 1;
     const color = white ? 'white' : 'black';
@@ -42,6 +45,7 @@ export function renderMoveTree(el, tree, { current, onPick, onToggle, notation =
     const label = white ? `${number}.` : withNumber ? `${number}...` : null;
     const san = notation === 'figurine' ? figurineSan(node.san, color) : node.san;
     const glyphs = node.nags.map(nagGlyph).join(' ');
+    const judgedMove = judged.get(node.id);
     return [
       label ? h('span', { class: 'move-number' }, label) : null,
       h('button', {
@@ -52,7 +56,9 @@ export function renderMoveTree(el, tree, { current, onPick, onToggle, notation =
         'data-ply': String(node.ply),
         'aria-current': node === current ? 'true' : null,
         onclick: () => onPick(node),
-      }, san, glyphs ? h('span', { class: 'nag' }, glyphs) : null),
+      }, san, glyphs ? h('span', { class: 'nag' }, glyphs) : null,
+      // Drawn by CSS from data-glyph: the computer's mark is not part of the move's text.
+      judgedMove && !glyphs ? h('span', { class: `judged judged-${judgedMove.judgement}`, title: t(`review.${judgedMove.judgement}`), 'data-glyph': JUDGED[judgedMove.judgement] }) : null),
       ...node.comments.map((c) => h('span', { class: 'comment' }, c)),
     ];
   };

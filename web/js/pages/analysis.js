@@ -7,9 +7,10 @@
 
 import { Board } from '../board.js';
 import { destsMap, loadRules, play as rulesPlay, position as rulesPosition, readPgn, replay, writePgn } from '../rules.js';
-import { START_FEN, materialOf } from '../fen.js';
+import { START_FEN, fenTurn, materialOf } from '../fen.js';
 import { MoveTree } from '../tree.js';
 import { loadOpenings, openingOf } from '../openings.js';
+import { review } from '../review.js';
 import { MOVE_NAGS, POSITION_NAGS, nagGlyph, renderMoveTree } from '../movetree.js';
 import { api, isMe } from '../api.js';
 import { t } from '../i18n.js';
@@ -68,6 +69,9 @@ export async function mount(container, params, ctx) {
   await page.start();
   return page;
 }
+
+/** How the computer's judgement of a move is marked. */
+const JUDGEMENT_GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 /** Today as a PGN date. */
 function pgnDate(d = new Date()) {
@@ -256,6 +260,7 @@ class Analysis {
       moves: h('div', { class: 'move-list tree', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
       nodeTools: h('div', { class: 'node-tools', 'data-testid': 'node-tools' }),
       evalBox: h('div', { class: 'eval-graph', hidden: true, 'data-testid': 'eval-graph' }),
+      review: h('section', { class: 'review', hidden: true, 'data-testid': 'review', 'aria-label': t('review.title') }),
       evalPanel: h('div', { class: 'eval-panel', 'data-testid': 'eval-panel', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }),
       fen: h('input', { type: 'text', id: 'fen-output', class: 'fen-output', readonly: true, 'aria-label': t('analysis.currentFen') }),
       picker: h('div', { class: 'pgn-picker' }),
@@ -280,7 +285,8 @@ class Analysis {
           this.el.topBar,
           h('div', { class: 'board-wrap' }, this.el.boardHost),
           this.el.bottomBar,
-          this.el.evalBox),
+          this.el.evalBox,
+          this.el.review),
         h('aside', { class: 'game-side' },
           this.el.evalPanel,
           this.el.picker,
@@ -425,6 +431,7 @@ class Analysis {
       },
       notation: settings.get('notation'),
       result: this.result !== '*' ? this.result : null,
+      judged: this.judged,
     });
     const current = this.el.moves.querySelector('[aria-current="true"]');
     if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
@@ -486,14 +493,62 @@ class Analysis {
     const nodes = this.mainlineNodes();
     const evals = nodes.map((n) => this.evals.get(n.fen));
     const current = nodes.indexOf(this.node);
+    const reviewed = review(evals, nodes.slice(1).map((n) => n.uci), fenTurn(this.tree.root.fen));
+    this.judged = new Map(reviewed.moves.filter((m) => m.judgement).map((m) => [nodes[m.ply].id, m]));
     const chart = this.evalState.off ? null : evalChart(evals, {
       current,
       total: nodes.length,
       onPick: (i) => this.goTo(nodes[i] || this.tree.root),
       title: t('analysis.evalGraph'),
+      marks: reviewed.moves.filter((m) => m.judgement).map((m) => ({ index: m.ply, kind: m.judgement })),
     });
     this.el.evalBox.hidden = !chart;
     replace(this.el.evalBox, chart ? [h('h2', { class: 'sr-only' }, t('analysis.evalGraph')), chart] : null);
+    this.renderReview(reviewed, nodes, evals);
+  }
+
+  /**
+   * The computer's review of the mainline: how far the analysis is, each
+   * side's accuracy and count of inaccuracies, mistakes and blunders, and
+   * every judged move with the engine's better move.
+   */
+  renderReview(reviewed, nodes, evals) {
+    const el = this.el.review;
+    if (this.evalState.off || nodes.length < 2) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const done = evals.filter((e) => e !== undefined).length;
+    const progress = done < nodes.length
+      ? h('p', { class: 'review-progress', 'data-testid': 'review-progress' },
+        h('progress', { max: String(nodes.length), value: String(done), 'aria-label': t('review.title') }),
+        ' ', t('review.progress', { done, total: nodes.length }))
+      : null;
+    const side = (color) => {
+      const accuracy = reviewed.accuracy[color];
+      const c = reviewed.counts[color];
+      return h('li', { 'data-testid': `accuracy-${color}` },
+        h('strong', {}, this.tags[color === 'white' ? 'White' : 'Black'] || colorName(color)), ' ',
+        accuracy === null ? '' : t('review.accuracy', { n: Math.round(accuracy) }), ' · ',
+        t('review.counts', { inaccuracy: c.inaccuracy, mistake: c.mistake, blunder: c.blunder }));
+    };
+    const judged = reviewed.moves.filter((m) => m.judgement).map((m) => {
+      const node = nodes[m.ply];
+      const before = nodes[m.ply - 1];
+      const label = lineSan(before.fen, [node.uci], 1);
+      const better = m.best ? lineSan(before.fen, [m.best], 1).replace(/^\d+\.+ /, '') : null;
+      return h('li', {},
+        h('button', { type: 'button', class: `link judged judged-${m.judgement}`, onclick: () => this.goTo(node) },
+          `${label}${JUDGEMENT_GLYPHS[m.judgement]}`),
+        ` ${t(`review.${m.judgement}`)}`,
+        better ? h('span', { class: 'muted' }, ` · ${t('review.bestWas', { move: better })}`) : null);
+    });
+    replace(el,
+      h('h2', {}, t('review.title')),
+      progress,
+      h('ul', { class: 'review-sides' }, side('white'), side('black')),
+      judged.length ? h('ol', { class: 'review-moves', 'data-testid': 'review-moves' }, judged) : null);
   }
 
   /** The engine's best move in the position shown, as an arrow. */
@@ -577,6 +632,7 @@ class Analysis {
         if (tree !== this.tree) continue;
         this.evals.set(fen, ev);
         this.renderEvalGraph();
+        this.renderMoves();
         // The panel (a live region) changes only for the position shown.
         if (fen === this.node.fen || this.evalState.off !== wasOff) this.renderEvalPanel();
       }
