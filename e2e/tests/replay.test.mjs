@@ -12,7 +12,7 @@ test('TV, profile and replay of a finished game', { timeout: 120_000 }, async (t
     const b = await newPage(browser);
     const viewer = await newPage(browser);
     const aName = await register(a);
-    await register(b);
+    const bName = await register(b);
     const { white, black, path } = await pairByPool(a, b, '15+10');
     await playLine(white, black, [['e2', 'e4'], ['e7', 'e5'], ['f1', 'c4'], ['b8', 'c6']]);
 
@@ -30,6 +30,8 @@ test('TV, profile and replay of a finished game', { timeout: 120_000 }, async (t
     await a.waitForSelector('[data-testid="rating-chart"] svg circle');
     assert.match(await a.locator('[data-testid="tally"]').innerText(), /^(1 wins, 0 losses|0 wins, 1 losses), 0 draws$/);
     assert.match(await a.locator('[data-testid="ladder"]').innerText(), /points/);
+    // The opponent's name leads to the opponent; the date to the game.
+    assert.equal(await a.locator(`.games-table a[href="/@/${bName}"]`).count(), 1);
     await screenshot(a, 'profile');
 
     // The game from the list opens as a replay that steps with the arrow keys.

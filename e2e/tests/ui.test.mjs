@@ -161,3 +161,21 @@ test('accessibility: every control is named; moves are announced', { timeout: 12
     await browser.close();
   }
 });
+
+test('an anonymous visitor\'s page views log no failed request', { timeout: 60_000 }, async () => {
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    const failed = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    for (const path of ['/', '/watch', '/analysis', '/tournaments']) {
+      await page.goto(`${BASE}${path}`);
+      await page.waitForLoadState('networkidle');
+    }
+    assert.deepEqual(failed, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -166,7 +166,12 @@ export function parseNdjson(text) {
 /** Finds out who is logged in (cookie session). */
 export async function loadAccount() {
   try {
-    const account = await api('/api/account');
+    // 200 with a null account for a visitor: no failed request on every page view.
+    const { account } = await api('/api/session');
+    if (!account) {
+      setSession(null, null);
+      return null;
+    }
     let csrf = account.csrf;
     if (!csrf) {
       try {

@@ -9,6 +9,11 @@ import { h, replace, setTitle, showError } from '../ui.js';
 
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
+/** Points still needed for the next level (each level takes 100; below 0 counts as 0). */
+export function nextLevelIn(points) {
+  return 100 - (Math.max(0, points) % 100);
+}
+
 /** Wins, losses and draws of `name` over a list of games (export JSON). */
 export function tally(games, name) {
   const out = { wins: 0, losses: 0, draws: 0, total: 0 };
@@ -99,7 +104,11 @@ class Profile {
       h('section', { class: 'card', 'aria-labelledby': 'ladder-title' },
         h('h2', { id: 'ladder-title' }, t('profile.ladder')),
         h('p', { 'data-testid': 'ladder' }, h('strong', {}, level), ' · ',
-          t('profile.points', { n: ladder.points ?? 0 }), ' · ', t('profile.games', { n: ladder.games ?? 0 }))),
+          t('profile.points', { n: ladder.points ?? 0 }), ' · ', t('profile.games', { n: ladder.games ?? 0 }),
+          typeof ladder.level === 'number' && ladder.level > 1
+            ? [' · ', t('profile.toNextLevel', { n: nextLevelIn(ladder.points ?? 0), level: ladder.level - 1 })]
+            : null),
+        h('p', { class: 'muted' }, t('profile.ladderHow'))),
       h('section', { class: 'card', 'aria-labelledby': 'history-title' },
         h('h2', { id: 'history-title' }, t('profile.ratingHistory')),
         chart ? h('div', { class: 'chart-box', 'data-testid': 'rating-chart' }, chart) : h('p', { class: 'muted' }, t('profile.noHistory'))),
@@ -126,11 +135,12 @@ class Profile {
         const opponent = color === 'white' ? black : white;
         const outcome = g.status === 'started' ? 'playing' : !g.winner ? 'draw' : g.winner === color ? 'win' : 'loss';
         return h('tr', { class: `outcome-${outcome}` },
-          h('td', {}, h('a', { href: `/game/${encodeURIComponent(g.id)}` }, opponent)),
+          h('td', {}, h('a', { href: `/@/${encodeURIComponent(opponent)}` }, opponent)),
           h('td', {}, colorName(color)),
           h('td', { title: resultText(g) || '' }, `${resultScore(g)} ${t(`profile.outcome.${outcome}`)}`),
           h('td', {}, speedName(g.speed)),
-          h('td', {}, g.createdAt ? new Date(g.createdAt).toLocaleDateString(lang()) : ''));
+          h('td', {}, h('a', { href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'game-link', title: t('profile.gameLink') },
+            g.createdAt ? new Date(g.createdAt).toLocaleDateString(lang()) : t('profile.gameLink'))));
       })));
   }
 }

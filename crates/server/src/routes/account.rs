@@ -23,7 +23,7 @@ use crate::http::security::require_same_site;
 use crate::live::view::now_ms;
 use crate::routes::docs::ErrorBody;
 use crate::routes::games::site_of;
-use crate::routes::session::{cookie, Authed, CSRF_HEADER, SESSION_COOKIE};
+use crate::routes::session::{cookie, Authed, MaybeAuthed, CSRF_HEADER, SESSION_COOKIE};
 use crate::services::accounts::Accounts;
 use crate::services::ratings::Ratings;
 use crate::state::AppState;
@@ -177,10 +177,40 @@ async fn account(
     Authed(user): Authed,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
+    account_json(&accounts, &ratings, &user, &headers)
+        .await
+        .map(Json)
+}
+
+/// Who the web app's visitor is: `{account}`, the account as `/api/account`
+/// gives it, or `null` for a visitor who is not logged in (answered 200, so
+/// that an anonymous page view logs no failed request).
+#[utoipa::path(get, path = "/api/session", tag = "account", security(()),
+    responses((status = 200, description = "`{account: {...} | null}`", body = Object)))]
+async fn session(
+    State(accounts): State<Arc<Accounts>>,
+    State(ratings): State<Arc<Ratings>>,
+    MaybeAuthed(user): MaybeAuthed,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let account = match user {
+        Some(user) => account_json(&accounts, &ratings, &user, &headers).await?,
+        None => Value::Null,
+    };
+    Ok(Json(json!({ "account": account })))
+}
+
+/// The account of `user` as its owner sees it.
+async fn account_json(
+    accounts: &Accounts,
+    ratings: &Ratings,
+    user: &User,
+    headers: &HeaderMap,
+) -> Result<Value, ApiError> {
     let mut account = json!({
         "id": user.name.to_lowercase(),
         "username": user.name,
-        "url": format!("{}/@/{}", site_of(&headers), user.name),
+        "url": format!("{}/@/{}", site_of(headers), user.name),
         "createdAt": user.created_at,
         // Whoever asks for their account is being seen now.
         "seenAt": now_ms(),
@@ -191,13 +221,13 @@ async fn account(
         account["title"] = json!(title);
     }
     if headers.get(header::AUTHORIZATION).is_none() {
-        if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
+        if let Some(secret) = cookie(headers, SESSION_COOKIE) {
             if let Some((_, csrf)) = accounts.session(secret).await? {
                 account["csrf"] = json!(csrf);
             }
         }
     }
-    Ok(Json(account))
+    Ok(account)
 }
 
 /// The account's email address, as lichess answers it: Caissa keeps none, so
@@ -255,6 +285,7 @@ async fn kid(Authed(_user): Authed) -> Json<Value> {
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account))
+        .routes(routes!(session))
         .routes(routes!(email))
         .routes(routes!(preferences))
         .routes(routes!(kid))
