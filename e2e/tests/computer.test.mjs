@@ -24,6 +24,8 @@ test('play the computer at level 1, typing a move in SAN', { timeout: 90_000 }, 
     await page.waitForURL(/\/game\/\w+/);
     await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');
     assert.match(await page.locator('.player-bar.top .player-name').innerText(), /Caissa-AI/);
+    // Its level and strength are on the board, not a rating.
+    assert.equal(await page.locator('[data-testid="ai-level-black"]').innerText(), 'Level 1 · about 100');
     await drag(page, 'e2', 'e4');
     await waitForPlies(page, 2, 20_000);
     await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');
@@ -39,6 +41,10 @@ test('play the computer at level 1, typing a move in SAN', { timeout: 90_000 }, 
     assert.equal(sans[0], 'e4');
     assert.equal(sans[2], 'd4');
     await screenshot(page, 'game-computer');
+    // At level 1 the computer grants a takeback: our move and its reply go back.
+    await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');
+    await page.click('[data-action="takeback"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="move-list"] button.move').length === 2);
     await page.goto(`${BASE}/`);
     await page.waitForSelector('.my-games a');
     assert.match(await page.locator('.my-games').innerText(), /Caissa-AI/);

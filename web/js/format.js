@@ -153,3 +153,11 @@ export function clockLabel(clock) {
   if (!clock) return t('tc.unlimited');
   return timeControlLabel({ limit: clock.initial / 1000, increment: Math.round(clock.increment / 1000) });
 }
+
+/** The computer's strength at levels 1–8, rounded from the engine's measured Elo. */
+export const LEVEL_ELO = [100, 500, 850, 1250, 1600, 1850, 2000, 2200];
+
+/** "Level 5 · about 1600": the computer's level and strength, for the board. */
+export function aiLevelText(level) {
+  return t('ai.onBoard', { n: level, elo: LEVEL_ELO[level - 1] ?? '?' });
+}

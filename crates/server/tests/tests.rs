@@ -1159,6 +1159,7 @@ async fn the_ladder_ruleset_with_a_per_move_limit_applies_the_house_rules() {
 
 mod api_tokens;
 mod architecture;
+mod computer;
 mod hostile;
 mod laws;
 mod lichess_compat;

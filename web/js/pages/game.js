@@ -12,7 +12,7 @@ import * as settings from '../settings.js';
 import * as sound from '../sound.js';
 import { announce, confirmButton, formatClock, h, replace, setTitle, showError, toast } from '../ui.js';
 import {
-  announceMove, clockLabel, colorName, isOver, opposite, resultScore, resultText, rulesetName, speedName,
+  aiLevelText, announceMove, clockLabel, colorName, isOver, opposite, resultScore, resultText, rulesetName, speedName,
 } from '../format.js';
 import { ChatPanel } from './chat.js';
 import { seatButtons, seatPanel } from './seat.js';
@@ -770,7 +770,9 @@ export class GamePage {
     const pos = this.positions[ply] || this.latest();
     const diff = materialDiff(materialOf(pos.fen));
     const name = player.name || player.user?.name || '?';
-    const rating = player.rating ? h('span', { class: 'rating' }, `${player.rating}${player.provisional ? '?' : ''}`) : null;
+    const rating = player.aiLevel
+      ? h('span', { class: 'rating ai-level', 'data-testid': `ai-level-${color}` }, aiLevelText(player.aiLevel))
+      : player.rating ? h('span', { class: 'rating' }, `${player.rating}${player.provisional ? '?' : ''}`) : null;
     const goneNote = this.gone && this.gone.color === color ? h('span', { class: 'gone-note' }, t('game.opponentGoneShort')) : null;
     const clockEl = h('div', { class: `clock clock-${color}`, 'data-color': color, role: 'timer', 'aria-label': t('game.clockOf', { color: colorName(color) }) },
       h('span', { class: 'clock-time' }),

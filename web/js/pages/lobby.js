@@ -4,7 +4,7 @@
 import { ApiError, api, isMe, readNdjson, session } from '../api.js';
 import * as events from '../events.js';
 import { t } from '../i18n.js';
-import { RULESETS, colorName, rulesetName, speedName, timeControlLabel } from '../format.js';
+import { LEVEL_ELO, RULESETS, colorName, rulesetName, speedName, timeControlLabel } from '../format.js';
 import { h, replace, setTitle, showError, toast } from '../ui.js';
 
 const POLL_SEEKS_MS = 4000;
@@ -12,7 +12,6 @@ const POLL_LIVE_MS = 10000;
 const DAYS = [1, 2, 3, 5, 7, 10, 14];
 // The computer's levels 1–8 as measured against Stockfish's UCI_Elo scale (the
 // table and the matches are in crates/engine/src/levels.rs), to the nearest 50.
-const LEVEL_ELO = [100, 500, 850, 1250, 1600, 1850, 2000, 2200];
 
 /** The form fields of a seek (POST /api/board/seek) from the create-game form. */
 export function seekFields(v) {

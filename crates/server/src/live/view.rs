@@ -17,6 +17,9 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
+/// The account the computer plays as.
+pub const COMPUTER_NAME: &str = "Caissa-AI";
+
 /// A player of a live game.
 #[derive(Clone, Debug)]
 pub struct Player {
@@ -54,8 +57,9 @@ pub enum GameSource {
     Friend,
     /// A seek taken in the lobby.
     Lobby,
-    /// A game against the computer.
-    Ai,
+    /// A game against the computer at this level (1–8; 0 for games stored
+    /// before the level was).
+    Ai(u8),
     /// A game of the arena with this id.
     Arena(String),
     /// A game of the Swiss or round robin with this id.
@@ -68,7 +72,7 @@ impl GameSource {
         match self {
             GameSource::Friend => "friend",
             GameSource::Lobby => "lobby",
-            GameSource::Ai => "ai",
+            GameSource::Ai(_) => "ai",
             GameSource::Arena(_) => "arena",
             GameSource::Swiss(_) => "swiss",
         }
@@ -82,11 +86,21 @@ impl GameSource {
         }
     }
 
-    /// The text stored with the game: the key, and `:ID` for a tournament's.
+    /// The text stored with the game: the key, and `:ID` for a tournament's,
+    /// `:LEVEL` for the computer's.
     pub fn stored(&self) -> String {
         match self {
             GameSource::Arena(id) | GameSource::Swiss(id) => format!("{}:{id}", self.key()),
+            GameSource::Ai(level) if *level > 0 => format!("ai:{level}"),
             other => other.key().to_string(),
+        }
+    }
+
+    /// The computer's level, in a game against it.
+    pub fn ai_level(&self) -> Option<u8> {
+        match self {
+            GameSource::Ai(level) if *level > 0 => Some(*level),
+            _ => None,
         }
     }
 
@@ -96,9 +110,10 @@ impl GameSource {
         match text.split_once(':') {
             Some(("arena", id)) => GameSource::Arena(id.to_string()),
             Some(("swiss", id)) => GameSource::Swiss(id.to_string()),
+            Some(("ai", level)) => GameSource::Ai(level.parse().unwrap_or(0)),
             _ => match text {
                 "lobby" => GameSource::Lobby,
-                "ai" => GameSource::Ai,
+                "ai" => GameSource::Ai(0),
                 _ => GameSource::Friend,
             },
         }
@@ -134,6 +149,13 @@ impl GameInfo {
         } else {
             None
         }
+    }
+
+    /// The computer's level when `color` is the computer.
+    pub fn ai_level(&self, color: Color) -> Option<u8> {
+        self.source
+            .ai_level()
+            .filter(|_| self.player(color).name == COMPUTER_NAME)
     }
 
     /// The player of `color`.

@@ -319,6 +319,11 @@ pub fn game_full(view: &View) -> Value {
         "state": game_state(view),
     });
     name_tournament(&mut full, &view.info.source);
+    for color in Color::ALL {
+        if let Some(level) = view.info.ai_level(color) {
+            full[color.name()]["aiLevel"] = json!(level);
+        }
+    }
     if setup.berserkable {
         // An arena's game: each player may halve their clock before their first move.
         full["berserkable"] = json!(true);
@@ -447,6 +452,11 @@ pub fn game_json(view: &View) -> Value {
         }
     }
     name_tournament(&mut game, &info.source);
+    for color in Color::ALL {
+        if let Some(level) = info.ai_level(color) {
+            game["players"][color.name()]["aiLevel"] = json!(level);
+        }
+    }
     for (side, berserk) in ["white", "black"].into_iter().zip(view.berserk) {
         if berserk {
             game["players"][side]["berserk"] = json!(true);

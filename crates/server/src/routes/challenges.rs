@@ -402,7 +402,7 @@ async fn ai(
             (black.id, black.name.clone()),
             setup,
             false,
-            GameSource::Ai,
+            GameSource::Ai(level as u8),
         )
         .await?;
     let computer_color = if human_white {

@@ -20,7 +20,7 @@ use crate::live::view::now_ms;
 const HASH_WAIT: Duration = Duration::from_secs(10);
 
 /// The name the computer plays under.
-pub const COMPUTER_NAME: &str = "Caissa-AI";
+pub use crate::live::view::COMPUTER_NAME;
 
 /// Whether an account is a guest's (a generated name, no password).
 pub fn is_guest(user: &User) -> bool {
