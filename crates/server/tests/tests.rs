@@ -986,6 +986,26 @@ async fn a_rated_game_moves_both_ratings_and_ladder_points() {
         .unwrap();
     assert_eq!(history[0]["name"], "blitz");
     assert_eq!(history[0]["points"].as_array().unwrap().len(), 1);
+    // The export says how far each rating moved (lichess's ratingDiff).
+    let exported: Value = client
+        .get(server.url(&format!("/game/export/{id}?format=json")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let players = &exported["players"];
+    assert_eq!(
+        players["black"]["ratingDiff"].as_f64(),
+        Some((winner - 1500.0).round()),
+        "{exported}"
+    );
+    assert_eq!(
+        players["white"]["ratingDiff"].as_f64(),
+        Some((loser - 1500.0).round()),
+        "{exported}"
+    );
     // A casual game changes nothing.
     let unrated = user_with_token(&db, "Clara").await;
     let profile: Value = client

@@ -108,6 +108,7 @@ pub(crate) trait Standings: Send + Sync {
     ) -> Result<(), StoreError>;
     async fn rating_history(&self, user_id: i64, perf: &str)
         -> Result<Vec<(i64, f64)>, StoreError>;
+    async fn game_ratings(&self, game_id: &str) -> Result<Vec<crate::GameRating>, StoreError>;
     async fn save_tournament(&self, t: &StoredTournament) -> Result<(), StoreError>;
     async fn tournament(&self, id: &str) -> Result<Option<StoredTournament>, StoreError>;
     async fn tournaments(

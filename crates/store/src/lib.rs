@@ -20,8 +20,8 @@ mod sqlite;
 pub use cluster::{Heard, Lease, Listener, Owner, TakenOver};
 pub use copy::{Copied, TableCopy};
 pub use model::{
-    Append, Backup, ChatLine, GameFilter, StoredChallenge, StoredGame, StoredRating, StoredToken,
-    StoredTournament, User,
+    Append, Backup, ChatLine, GameFilter, GameRating, StoredChallenge, StoredGame, StoredRating,
+    StoredToken, StoredTournament, User,
 };
 
 use std::path::Path;
@@ -405,6 +405,11 @@ impl Store {
         perf: &str,
     ) -> Result<Vec<(i64, f64)>, StoreError> {
         self.backend.rating_history(user_id, perf).await
+    }
+
+    /// How a rated game moved its players' ratings at its speed.
+    pub async fn game_ratings(&self, game_id: &str) -> Result<Vec<GameRating>, StoreError> {
+        self.backend.game_ratings(game_id).await
     }
 
     /// Stores a tournament, replacing what was stored of it.

@@ -181,3 +181,15 @@ pub struct Backup {
     /// The rows of each table, by table name.
     pub rows: Vec<(String, i64)>,
 }
+
+/// How one rated game moved one player's rating at its speed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRating {
+    /// The player.
+    pub user: i64,
+    /// The rating before the game; `None` for the player's first game at the
+    /// speed (they started from the initial rating).
+    pub before: Option<f64>,
+    /// The rating after it.
+    pub after: f64,
+}

@@ -774,6 +774,33 @@ macro_rules! shared_sql {
                     .map_err(Into::into)
             }
 
+            async fn game_ratings(&self, game_id: &str) -> Result<Vec<$crate::GameRating>, $crate::StoreError> {
+                use sqlx::Row;
+                // The rating before: the player's previous entry at that speed.
+                let order = <$store>::HISTORY_ORDER;
+                let rows = sqlx::query(&format!(
+                    "SELECT h.user_id, h.rating, \
+                     (SELECT p.rating FROM rating_history p \
+                      WHERE p.user_id = h.user_id AND p.perf = h.perf \
+                      AND (p.at < h.at OR (p.at = h.at AND p.{order} < h.{order})) \
+                      ORDER BY p.at DESC, p.{order} DESC LIMIT 1) AS before \
+                     FROM rating_history h WHERE h.game_id = $1"
+                ))
+                .bind(game_id)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::GameRating {
+                            user: r.try_get("user_id")?,
+                            before: r.try_get("before")?,
+                            after: r.try_get("rating")?,
+                        })
+                    })
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(Into::into)
+            }
+
             async fn save_tournament(&self, t: &$crate::StoredTournament) -> Result<(), $crate::StoreError> {
                 sqlx::query(
                     "INSERT INTO tournaments (id, status, created_by, created_at, starts_at, data) \

@@ -543,6 +543,24 @@ async fn ratings_ladder_and_history_are_recorded_together(url: String) {
         .await
         .unwrap()
         .is_empty());
+    // Each game's rating changes, for its export's ratingDiff.
+    let changes = |game: &'static str| {
+        let store = store.clone();
+        async move {
+            let mut rows = store.game_ratings(game).await.unwrap();
+            rows.sort_by_key(|r| r.user);
+            rows.into_iter()
+                .map(|r| (r.user, r.before, r.after))
+                .collect::<Vec<_>>()
+        }
+    };
+    let mut expected = vec![(a.id, None, 1512.5), (b.id, None, 1487.5)];
+    expected.sort_by_key(|r| r.0);
+    assert_eq!(changes("g1").await, expected);
+    let mut expected = vec![(a.id, Some(1512.5), 1530.0), (b.id, Some(1487.5), 1470.0)];
+    expected.sort_by_key(|r| r.0);
+    assert_eq!(changes("g2").await, expected);
+    assert!(store.game_ratings("nope").await.unwrap().is_empty());
 }
 
 async fn sessions_expire_and_rights_are_granted_once(url: String) {

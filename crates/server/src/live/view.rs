@@ -342,6 +342,9 @@ pub struct View {
     pub arbiter_notes: Arc<Vec<ArbiterNote>>,
     /// What waits for the arbiter or the players outside the moves.
     pub pending: Pending,
+    /// How each player's rating moved (White, Black), once a rated game's
+    /// ratings are recorded: exports fill it in.
+    pub rating_diffs: Option<[i32; 2]>,
     /// The `gameState` JSON, written once for every stream and socket that sends
     /// this view.
     pub state_json: OnceLock<String>,
@@ -392,6 +395,7 @@ impl View {
             pending: self.pending,
             state_json: OnceLock::new(),
             serial: self.serial,
+            rating_diffs: self.rating_diffs,
         }
     }
 }
@@ -495,6 +499,7 @@ pub fn view_of(
         pending: pending_of(game),
         state_json: OnceLock::new(),
         serial: 0,
+        rating_diffs: None,
     }
 }
 

@@ -456,6 +456,9 @@ pub fn game_json(view: &View) -> Value {
         if let Some(level) = info.ai_level(color) {
             game["players"][color.name()]["aiLevel"] = json!(level);
         }
+        if let Some(diffs) = view.rating_diffs {
+            game["players"][color.name()]["ratingDiff"] = json!(diffs[color.index()]);
+        }
     }
     for (side, berserk) in ["white", "black"].into_iter().zip(view.berserk) {
         if berserk {

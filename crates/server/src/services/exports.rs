@@ -36,7 +36,29 @@ impl Exports {
                 (view, pgn)
             }
         };
-        Ok(view.with_pgn(lichess::with_site(&pgn, &format!("{site}/game/{id}"))))
+        let mut view = view.with_pgn(lichess::with_site(&pgn, &format!("{site}/game/{id}")));
+        if view.info.rated && view.finish.is_some() {
+            view.rating_diffs = self.rating_diffs(&view).await?;
+        }
+        Ok(view)
+    }
+
+    /// How a rated game moved its players' ratings, once recorded: the
+    /// rating each was left with less the one they had (the initial rating
+    /// before a first game at the speed).
+    async fn rating_diffs(&self, view: &View) -> Result<Option<[i32; 2]>, ApiError> {
+        let changes = self.store.game_ratings(view.id()).await?;
+        let initial = caissa_rating::glicko2::Config::default().initial_rating;
+        let diff = |player: &crate::live::view::Player| {
+            changes
+                .iter()
+                .find(|c| c.user == player.id)
+                .map(|c| (c.after.round() - c.before.unwrap_or(initial).round()) as i32)
+        };
+        Ok(match (diff(&view.info.white), diff(&view.info.black)) {
+            (Some(white), Some(black)) => Some([white, black]),
+            _ => None,
+        })
     }
 
     /// The ids of a user's games that pass `filter`.
