@@ -24,12 +24,18 @@ test('TV, profile and replay of a finished game', { timeout: 120_000 }, async (t
 
     await playLine(white, black, [['d1', 'h5'], ['g8', 'f6'], ['h5', 'f7']], 4);
     for (const p of [white, black]) assert.match(await resultText(p), /1-0 White wins by checkmate/);
+    // The rating change shows on the board as the game ends: up for the winner, down for the loser.
+    await white.waitForSelector('[data-testid="rating-diff-white"]');
+    assert.match(await white.locator('[data-testid="rating-diff-white"]').innerText(), /^\+\d+$/);
+    assert.match(await white.locator('[data-testid="rating-diff-black"]').innerText(), /^-\d+$/);
 
     // The profile: rating history chart, ladder, and the game in the list.
     await a.goto(`${BASE}/@/${aName}`);
     await a.waitForSelector('[data-testid="rating-chart"] svg circle');
     assert.match(await a.locator('[data-testid="tally"]').innerText(), /^(1 wins, 0 losses|0 wins, 1 losses), 0 draws$/);
     assert.match(await a.locator('[data-testid="ladder"]').innerText(), /points/);
+    // Each game in the list says how it moved the rating.
+    assert.match(await a.locator('.games-table [data-testid="rating-diff"]').first().innerText(), /^[+-]\d+$/);
     // The opponent's name leads to the opponent; the date to the game.
     assert.equal(await a.locator(`.games-table a[href="/@/${bName}"]`).count(), 1);
     await screenshot(a, 'profile');

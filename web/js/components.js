@@ -132,3 +132,13 @@ export function stepPly(step, current, last) {
       return current;
   }
 }
+
+/** A rating change as shown next to the rating: "+12" or "-8", coloured. */
+export function ratingDiffView(diff, color) {
+  const text = diff > 0 ? `+${diff}` : `${diff}`;
+  return h('span', {
+    class: `rating-diff ${diff > 0 ? 'up' : diff < 0 ? 'down' : 'same'}`,
+    'data-testid': color ? `rating-diff-${color}` : 'rating-diff',
+    title: t('game.ratingChange', { diff: text }),
+  }, text);
+}

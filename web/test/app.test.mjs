@@ -20,7 +20,7 @@ import { fromLocalInput, noteText } from '../js/pages/seat.js';
 import { clocksNow } from '../js/pages/arbiter.js';
 import { runningColor } from '../js/pages/game.js';
 import { evalText, lineSan, terminalEval } from '../js/pages/analysis.js';
-import { tally } from '../js/pages/profile.js';
+import { nextLevelIn, tally } from '../js/pages/profile.js';
 import { countdownText, createFields, createPath } from '../js/pages/tournaments.js';
 import { countdownOf, crossCell, currentGameOf, eloText, gamesBeingPlayed } from '../js/pages/tournament.js';
 import { loadRules, play as rulesPlay } from '../js/rules.js';
@@ -317,6 +317,13 @@ test('whose clock runs', () => {
   assert.equal(runningColor({ status: 'started', moves: 'e2e4 e7e5' }, 'white'), 'white');
   assert.equal(runningColor({ status: 'started', moves: '' }, 'white', 0), 'white');
   assert.equal(runningColor({ status: 'mate', moves: 'e2e4 e7e5' }, 'white'), null);
+});
+
+test('the ladder: points to the next level', () => {
+  assert.equal(nextLevelIn(0), 100);
+  assert.equal(nextLevelIn(-10), 110);
+  assert.equal(nextLevelIn(250), 50);
+  assert.equal(nextLevelIn(300), 100);
 });
 
 test('a player\'s score over games', () => {

@@ -18,7 +18,7 @@ import * as settings from '../settings.js';
 import { engineAvailable, evaluate } from '../engine.js';
 import { evalChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
-import { keyboardSteps, materialDiff, materialView, stepButtons } from '../components.js';
+import { keyboardSteps, materialDiff, materialView, ratingDiffView, stepButtons } from '../components.js';
 import { download, h, replace, setTitle, showError, toast } from '../ui.js';
 
 /** An evaluation in words: "+0.23", "-1.50", "#3" (White mates), "#-3"; "1-0" after mate. */
@@ -76,6 +76,12 @@ const JUDGEMENT_GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 /** Today as a PGN date. */
 function pgnDate(d = new Date()) {
   return `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, '0')}.${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** How a finished rated game moved `color`'s rating, shown after the name. */
+function diffOf(game, color) {
+  const diff = game.players?.[color]?.ratingDiff;
+  return typeof diff === 'number' ? ratingDiffView(diff, color) : null;
 }
 
 /** One line per game of a PGN file, for picking one. */
@@ -273,8 +279,8 @@ class Analysis {
     const header = game
       ? h('div', { class: 'replay-head' },
         h('h1', {},
-          h('a', { href: `/@/${encodeURIComponent(this.tags.White)}` }, this.tags.White), ' – ',
-          h('a', { href: `/@/${encodeURIComponent(this.tags.Black)}` }, this.tags.Black)),
+          h('a', { href: `/@/${encodeURIComponent(this.tags.White)}` }, this.tags.White), diffOf(game, 'white'), ' – ',
+          h('a', { href: `/@/${encodeURIComponent(this.tags.Black)}` }, this.tags.Black), diffOf(game, 'black')),
         h('p', { class: 'result', 'data-testid': 'result' }, h('strong', {}, resultScore(game)), ' ', resultText(game) || t('analysis.inProgress')),
         h('p', { class: 'muted' }, [speedName(game.speed), game.createdAt ? new Date(game.createdAt).toLocaleString() : null].filter(Boolean).join(' · ')))
       : h('h1', {}, t('analysis.title'));

@@ -16,7 +16,7 @@ import {
 } from '../format.js';
 import { ChatPanel } from './chat.js';
 import { seatButtons, seatPanel } from './seat.js';
-import { icon, keyboardSteps, materialDiff, materialView, renderMoveList, stepButtons, stepPly } from '../components.js';
+import { icon, keyboardSteps, materialDiff, materialView, ratingDiffView, renderMoveList, stepButtons, stepPly } from '../components.js';
 
 const LOW_TIME_MS = 10_000;
 /** Rulesets where a fallen flag counts only when the opponent claims it. */
@@ -497,6 +497,7 @@ export class GamePage {
       const text = resultText(state);
       if (text && live) announce(text);
       this.gone = null;
+      if (this.full?.rated) this.fetchRatingDiffs();
       if (this.onFinish) this.onFinish(this);
     }
     if (this.el) this.renderAll();
@@ -758,6 +759,28 @@ export class GamePage {
       opening ? h('span', { class: 'opening', 'data-testid': 'opening', title: opening.name }, `${opening.eco} · ${opening.name}`) : null);
   }
 
+  /**
+   * How the finished rated game moved both ratings, from its export (written
+   * just after the game ends: asked again for a few seconds).
+   */
+  async fetchRatingDiffs() {
+    for (let attempt = 0; attempt < 10 && !this.destroyed; attempt++) {
+      try {
+        const game = await api(`/game/export/${encodeURIComponent(this.id)}`, { accept: 'application/json' });
+        const white = game.players?.white?.ratingDiff;
+        const black = game.players?.black?.ratingDiff;
+        if (typeof white === 'number' && typeof black === 'number') {
+          this.ratingDiffs = { white, black };
+          if (this.el && !this.destroyed) this.renderPlayers();
+          return;
+        }
+      } catch {
+        // Asked again below.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
   /** The opening played, for a game from the initial position. */
   opening() {
     if (this.initialFen || this.chess960) return null;
@@ -770,9 +793,11 @@ export class GamePage {
     const pos = this.positions[ply] || this.latest();
     const diff = materialDiff(materialOf(pos.fen));
     const name = player.name || player.user?.name || '?';
+    const ratingDiff = this.ratingDiffs?.[color];
     const rating = player.aiLevel
       ? h('span', { class: 'rating ai-level', 'data-testid': `ai-level-${color}` }, aiLevelText(player.aiLevel))
-      : player.rating ? h('span', { class: 'rating' }, `${player.rating}${player.provisional ? '?' : ''}`) : null;
+      : player.rating ? h('span', { class: 'rating' }, `${player.rating}${player.provisional ? '?' : ''}`,
+        typeof ratingDiff === 'number' ? ratingDiffView(ratingDiff, color) : null) : null;
     const goneNote = this.gone && this.gone.color === color ? h('span', { class: 'gone-note' }, t('game.opponentGoneShort')) : null;
     const clockEl = h('div', { class: `clock clock-${color}`, 'data-color': color, role: 'timer', 'aria-label': t('game.clockOf', { color: colorName(color) }) },
       h('span', { class: 'clock-time' }),

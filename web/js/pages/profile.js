@@ -6,12 +6,14 @@ import { lang, t } from '../i18n.js';
 import { ratingChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
 import { h, replace, setTitle, showError } from '../ui.js';
+import { ratingDiffView } from '../components.js';
 
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
-/** Points still needed for the next level (each level takes 100; below 0 counts as 0). */
+/** Points still needed for the next level: levels start at 100, 200 ... points. */
 export function nextLevelIn(points) {
-  return 100 - (Math.max(0, points) % 100);
+  const next = (Math.floor(Math.max(0, points) / 100) + 1) * 100;
+  return next - points;
 }
 
 /** Wins, losses and draws of `name` over a list of games (export JSON). */
@@ -137,7 +139,8 @@ class Profile {
         return h('tr', { class: `outcome-${outcome}` },
           h('td', {}, h('a', { href: `/@/${encodeURIComponent(opponent)}` }, opponent)),
           h('td', {}, colorName(color)),
-          h('td', { title: resultText(g) || '' }, `${resultScore(g)} ${t(`profile.outcome.${outcome}`)}`),
+          h('td', { title: resultText(g) || '' }, `${resultScore(g)} ${t(`profile.outcome.${outcome}`)}`,
+            typeof g.players?.[color]?.ratingDiff === 'number' ? ratingDiffView(g.players[color].ratingDiff) : null),
           h('td', {}, speedName(g.speed)),
           h('td', {}, h('a', { href: `/game/${encodeURIComponent(g.id)}`, 'data-testid': 'game-link', title: t('profile.gameLink') },
             g.createdAt ? new Date(g.createdAt).toLocaleDateString(lang()) : t('profile.gameLink'))));
