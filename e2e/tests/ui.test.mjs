@@ -179,3 +179,36 @@ test('an anonymous visitor\'s page views log no failed request', { timeout: 60_0
     await browser.close();
   }
 });
+
+test('a dark-mode switch in the header, kept across reloads; a favicon and a web manifest', { timeout: 60_000 }, async (t) => {
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${BASE}/`);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await page.click('[data-action="scheme"]');
+    await page.waitForFunction(() => document.documentElement.dataset.scheme === 'dark');
+    assert.equal(await background(), 'rgb(22, 21, 18)');
+    assert.equal(await page.getAttribute('[data-action="scheme"]', 'aria-label'), 'Light mode');
+    await page.reload();
+    await page.waitForSelector('[data-action="scheme"]');
+    assert.equal(await background(), 'rgb(22, 21, 18)');
+    await page.click('[data-action="scheme"]');
+    await page.waitForFunction(() => document.documentElement.dataset.scheme === 'light');
+    assert.equal(await background(), light);
+    // The settings page offers the system's choice too.
+    await page.goto(`${BASE}/settings`);
+    await page.check('input[name="set-scheme"][value="system"]');
+    await page.waitForFunction(() => !('scheme' in document.documentElement.dataset));
+    const manifest = await page.request.get(`${BASE}/static/manifest.webmanifest`);
+    assert.equal(manifest.status(), 200);
+    assert.equal((await manifest.json()).name, 'Caissa');
+    const icon = await page.request.get(await page.getAttribute('link[rel="icon"]', 'href').then((href) => new URL(href, BASE).href));
+    assert.equal(icon.status(), 200);
+    assert.match(icon.headers()['content-type'], /svg/);
+    assert.deepEqual(noProblems(t, page), []);
+  } finally {
+    await browser.close();
+  }
+});

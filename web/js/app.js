@@ -8,6 +8,7 @@ import * as settings from './settings.js';
 import { h, replace, setTitle, showError, toast } from './ui.js';
 export { setTitle } from './ui.js';
 import * as sound from './sound.js';
+import { icon } from './icons.js';
 import { timeControlLabel } from './format.js';
 import { matchRoute } from './routes.js';
 
@@ -77,6 +78,20 @@ function logo() {
   return span;
 }
 
+/** The colour scheme the page shows: the player's choice, or the system's. */
+function effectiveScheme() {
+  const chosen = settings.get('scheme');
+  if (chosen !== 'system') return chosen;
+  return globalThis.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** Puts the chosen scheme on the page (no attribute: the system's). */
+function applyScheme() {
+  const chosen = settings.get('scheme');
+  if (chosen === 'system') delete document.documentElement.dataset.scheme;
+  else document.documentElement.dataset.scheme = chosen;
+}
+
 function renderHeader() {
   const header = document.getElementById('header');
   if (!header) return;
@@ -130,10 +145,24 @@ function renderHeader() {
       link('/analysis', 'nav.analysis'),
       user ? link('/arbiter', 'nav.arbiter') : null,
       link('/settings', 'nav.settings')),
-    h('div', { class: 'header-tools' }, langSelect, account),
+    h('div', { class: 'header-tools' }, schemeToggle(), langSelect, account),
   );
   const skip = document.getElementById('skip-link');
   if (skip) skip.textContent = t('nav.skip');
+}
+
+/** The header's light/dark switch: the other scheme than the one shown. */
+function schemeToggle() {
+  const dark = effectiveScheme() === 'dark';
+  const label = dark ? t('settings.scheme.toLight') : t('settings.scheme.toDark');
+  return h('button', {
+    type: 'button',
+    class: 'button icon scheme-toggle',
+    'data-action': 'scheme',
+    'aria-label': label,
+    title: label,
+    onclick: () => settings.update({ scheme: dark ? 'light' : 'dark' }),
+  }, icon(dark ? 'sun' : 'moon'));
 }
 
 // ----- notifications: challenges -----
@@ -227,6 +256,13 @@ async function boot() {
   } catch (err) {
     console.error(err);
   }
+  applyScheme();
+  settings.onChange((s, changed) => {
+    if ('scheme' in changed) {
+      applyScheme();
+      renderHeader();
+    }
+  });
   onLangChange(() => {
     renderHeader();
     renderNotifications();

@@ -16,6 +16,8 @@ const ICONS = {
   warning: 'M12 2 1 21h22zm-1 7h2v6h-2zm0 8h2v2h-2z',
   // A lightning bolt: an arena player who went berserk.
   berserk: 'M13 2 4 14h6l-1 8 9-12h-6z',
+  moon: 'M20 15.5A8.5 8.5 0 0 1 8.5 4 8.5 8.5 0 1 0 20 15.5z',
+  sun: 'M12 7a5 5 0 1 1 0 10 5 5 0 0 1 0-10zM11 1h2v3h-2zM11 20h2v3h-2zM1 11h3v2H1zM20 11h3v2h-3zM4.2 5.6l1.4-1.4 2.1 2.1-1.4 1.4zM16.3 17.7l1.4-1.4 2.1 2.1-1.4 1.4zM4.2 18.4l2.1-2.1 1.4 1.4-2.1 2.1zM16.3 6.3l2.1-2.1 1.4 1.4-2.1 2.1z',
 };
 
 /** The names of the icons. */

@@ -12,6 +12,7 @@ export const DEFAULTS = Object.freeze({
   coordinates: true,
   premove: true,
   animation: true,
+  scheme: 'system', // system | light | dark
 });
 
 export const CHOICES = Object.freeze({
@@ -19,6 +20,7 @@ export const CHOICES = Object.freeze({
   theme: ['wood', 'green', 'blue', 'grey'],
   notation: ['san', 'figurine'],
   lang: ['en', 'zh-Hans', 'zh-Hant'],
+  scheme: ['system', 'light', 'dark'],
 });
 
 const listeners = new Set();

@@ -67,6 +67,7 @@ class SettingsPage {
           choice('pieceSet', [['classic', t('settings.piece.classic')], ['flat', t('settings.piece.flat')], ['playful', t('settings.piece.playful')]], t('settings.pieceSet')),
           choice('theme', [['wood', t('settings.theme.wood')], ['green', t('settings.theme.green')], ['blue', t('settings.theme.blue')], ['grey', t('settings.theme.grey')]], t('settings.theme')),
           choice('notation', [['san', t('settings.notation.san')], ['figurine', t('settings.notation.figurine')]], t('settings.notation')),
+          choice('scheme', [['system', t('settings.scheme.system')], ['light', t('settings.scheme.light')], ['dark', t('settings.scheme.dark')]], t('settings.scheme')),
           toggle('coordinates', t('settings.coordinates')),
           toggle('sound', t('settings.sound')),
           toggle('confirmMove', t('settings.confirmMove'), t('settings.confirmMoveHint')),
