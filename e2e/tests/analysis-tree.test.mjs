@@ -119,3 +119,36 @@ test('analysis tree: variations, comments and NAGs round-trip; moves branch, pro
     await browser.close();
   }
 });
+
+test('board editor: place pieces, choose the side and castling, load; a position without a king is refused in words', { timeout: 60_000 }, async (t) => {
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${BASE}/analysis`);
+    await page.click('summary:has-text("Set up a position")');
+    await page.waitForSelector('[data-testid="board-editor"] .cb-board');
+    assert.equal(await page.inputValue('#fen-input'), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    await page.click('[data-action="editor-clear"]');
+    const place = async (tool, square) => {
+      await page.click(`[data-tool="${tool}"]`);
+      await page.click(`[data-testid="board-editor"] [data-square="${square}"]`);
+    };
+    await place('white-king', 'e1');
+    await place('white-rook', 'h1');
+    await place('black-pawn', 'd4');
+    await place('eraser', 'd4');
+    await page.check('input[name="editor-turn"][value="black"]');
+    await page.check('[data-castling="K"]');
+    // No black king yet: the rules refuse the position, saying why.
+    await page.click('form:has(#fen-input) button[type="submit"]');
+    await page.waitForSelector('#fen-error:has-text("This FEN is not valid")');
+    await place('black-king', 'e8');
+    assert.equal(await page.inputValue('#fen-input'), '4k3/8/8/8/8/8/8/4K2R b K - 0 1');
+    await page.click('form:has(#fen-input) button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#fen-output')?.value === '4k3/8/8/8/8/8/8/4K2R b K - 0 1');
+    assert.match(await page.locator('.board-wrap [data-square="h1"]').getAttribute('aria-label'), /white rook/);
+    assert.deepEqual(noProblems(t, page), []);
+  } finally {
+    await browser.close();
+  }
+});

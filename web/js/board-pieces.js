@@ -5,6 +5,19 @@
 
 const FILES = 'abcdefgh';
 const LETTER_ROLE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+const ROLE_LETTER = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
+
+/** The piece sets, each a folder of SVG pieces under web/pieces/. */
+export const PIECE_SETS = ['classic', 'flat', 'playful'];
+
+export function pieceCode(piece) {
+  return (piece.color === 'white' ? 'w' : 'b') + ROLE_LETTER[piece.role];
+}
+
+export function pieceUrl(set, piece) {
+  const safeSet = PIECE_SETS.includes(set) ? set : 'classic';
+  return new URL(`../pieces/${safeSet}/${pieceCode(piece)}.svg`, import.meta.url).href;
+}
 
 export function readFenBoard(fen) {
   const map = new Map();

@@ -12,16 +12,15 @@
 
 import { isSquare, posToSquare, squareColor, squareToPos } from './squares.js';
 import { ShapeLayer } from './shapes.js';
+import { promotionPicker } from './promotion.js';
 import {
-  applyMoveToPieces, fenTurn, findMovedPieces, normalizeCastle, premoveDests, readFenBoard,
+  PIECE_SETS, applyMoveToPieces, fenTurn, findMovedPieces, normalizeCastle, pieceCode, pieceUrl,
+  premoveDests, readFenBoard,
 } from './board-pieces.js';
 
-const ROLE_LETTER = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 const LETTER_ROLE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
-const PROMOTION_CHOICES = ['queen', 'knight', 'rook', 'bishop'];
 const PROMOTION_LETTER = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
 
-export const PIECE_SETS = ['classic', 'flat', 'playful'];
 export const THEMES = ['wood', 'green', 'blue', 'grey'];
 export const START_BOARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -33,19 +32,13 @@ let boardCounter = 0;
 // Pure helpers (exported for tests and for other modules)
 
 export { isSquare, squareColor, squareToPos, posToSquare };
-export { applyMoveToPieces, fenTurn, findMovedPieces, normalizeCastle, premoveDests, readFenBoard };
+export {
+  PIECE_SETS, applyMoveToPieces, fenTurn, findMovedPieces, normalizeCastle, pieceCode, pieceUrl, premoveDests,
+  readFenBoard,
+};
 
 function opposite(color) {
   return color === 'white' ? 'black' : 'white';
-}
-
-export function pieceCode(piece) {
-  return (piece.color === 'white' ? 'w' : 'b') + ROLE_LETTER[piece.role];
-}
-
-export function pieceUrl(set, piece) {
-  const safeSet = PIECE_SETS.includes(set) ? set : 'classic';
-  return new URL(`../pieces/${safeSet}/${pieceCode(piece)}.svg`, import.meta.url).href;
 }
 
 export function describeSquare(sq, piece) {
@@ -88,6 +81,9 @@ const DEFAULTS = {
   shapes: [],
   autoShapes: [],
   onShape: null,
+  // A board editor: every press on a square (pointer, or Enter/Space on the
+  // keyboard cursor) goes to the page instead of moving pieces.
+  onSquareClick: null,
 };
 
 export class Board {
@@ -597,6 +593,10 @@ export class Board {
     if (e.cancelable) e.preventDefault();
     if (this.root.focus) this.root.focus({ preventScroll: true });
     this.cursor = sq;
+    if (this.opts.onSquareClick) {
+      this.opts.onSquareClick(sq);
+      return;
+    }
     this._pressSquare(sq, e);
   }
 
@@ -735,7 +735,8 @@ export class Board {
       case 'Spacebar':
         e.preventDefault();
         this.keyboardActive = true;
-        this._pressSquare(this.cursor, null);
+        if (this.opts.onSquareClick) this.opts.onSquareClick(this.cursor);
+        else this._pressSquare(this.cursor, null);
         this._renderSquares();
         return;
       case 'Escape':
@@ -761,44 +762,20 @@ export class Board {
 
   _openPromotion(from, to, color) {
     this._closePromotion();
-    const overlay = this._el('div', 'cb-promo');
-    overlay.setAttribute('role', 'dialog');
-    overlay.setAttribute('aria-label', 'Choose a promotion piece');
-    const { col, row } = squareToPos(to, this.opts.orientation);
-    const down = row === 0; // picker grows from the edge towards the centre
-    const buttons = [];
-    PROMOTION_CHOICES.forEach((role, i) => {
-      const btn = this._el('button', 'cb-promo-choice');
-      btn.type = 'button';
-      btn.setAttribute('aria-label', `Promote to ${role}`);
-      btn.dataset.role = role;
-      const r = down ? row + i : row - i;
-      btn.style.left = `${col * 12.5}%`;
-      btn.style.top = `${r * 12.5}%`;
-      const img = this._el('img', 'cb-promo-piece');
-      img.alt = '';
-      img.draggable = false;
-      img.src = pieceUrl(this.opts.pieceSet, { color, role });
-      btn.appendChild(img);
-      btn.addEventListener('click', (ev) => {
-        ev.stopPropagation();
-        this._finishPromotion(role);
-      });
-      btn.addEventListener('pointerdown', (ev) => ev.stopPropagation());
-      overlay.appendChild(btn);
-      buttons.push(btn);
-    });
-    overlay.addEventListener('pointerdown', (ev) => {
-      ev.stopPropagation();
-      if (ev.target === overlay) this._cancelPromotion();
+    const picker = promotionPicker(this.doc, {
+      square: squareToPos(to, this.opts.orientation),
+      color,
+      pieceSet: this.opts.pieceSet,
+      onChoose: (role) => this._finishPromotion(role),
+      onCancel: () => this._cancelPromotion(),
     });
     const onDocKey = (ev) => {
       if (ev.key === 'Escape') this._cancelPromotion();
     };
     if (this.doc && this.doc.addEventListener) this.doc.addEventListener('keydown', onDocKey);
-    this.root.appendChild(overlay);
-    this.promotion = { from, to, overlay, onDocKey, buttons };
-    if (buttons[0].focus) buttons[0].focus();
+    this.root.appendChild(picker.overlay);
+    this.promotion = { from, to, overlay: picker.overlay, onDocKey, buttons: picker.buttons };
+    if (picker.buttons[0].focus) picker.buttons[0].focus();
   }
 
   _closePromotion() {

@@ -9,6 +9,7 @@ import { Board } from '../board.js';
 import { destsMap, loadRules, play as rulesPlay, position as rulesPosition, readPgn, replay, writePgn } from '../rules.js';
 import { START_FEN, fenTurn, materialOf } from '../fen.js';
 import { MoveTree } from '../tree.js';
+import { BoardEditor } from '../editor.js';
 import { loadOpenings, openingOf } from '../openings.js';
 import { review } from '../review.js';
 import { MOVE_NAGS, POSITION_NAGS, nagGlyph, renderMoveTree } from '../movetree.js';
@@ -146,6 +147,7 @@ class Analysis {
 
   destroy() {
     this.destroyed = true;
+    if (this.editor) this.editor.destroy();
     this.evalCtl.abort();
     for (const fn of this.cleanups) fn();
     if (this.board) this.board.destroy();
@@ -275,6 +277,11 @@ class Analysis {
     this.pgnError = h('p', { class: 'field-error', role: 'alert', id: 'pgn-error' });
     this.fenError = h('p', { class: 'field-error', role: 'alert', id: 'fen-error' });
     const pgnInput = h('textarea', { id: 'pgn-input', rows: '6', spellcheck: 'false', 'aria-describedby': 'pgn-error', placeholder: '1. e4 e5 2. Nf3 Nc6 …' });
+    const editorHost = h('div', { class: 'editor', 'data-testid': 'board-editor' });
+    if (this.editor) {
+      this.editor.destroy();
+      this.editor = null;
+    }
     const fenInput = h('input', { type: 'text', id: 'fen-input', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'fen-error', placeholder: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' });
     const header = game
       ? h('div', { class: 'replay-head' },
@@ -316,8 +323,26 @@ class Analysis {
             },
             h('label', { for: 'pgn-input' }, t('analysis.pastePgn')), pgnInput,
             h('button', { type: 'submit', class: 'button primary' }, t('analysis.import')), this.pgnError)),
-          h('details', { class: 'tool' },
+          h('details', {
+            class: 'tool',
+            ontoggle: (e) => {
+              // The editor is made when first opened, from the position shown.
+              if (!e.target.open || this.editor) return;
+              const s = settings.settings();
+              this.editor = new BoardEditor(editorHost, {
+                fen: this.node.fen,
+                pieceSet: s.pieceSet,
+                theme: s.theme,
+                onChange: (fen) => {
+                  fenInput.value = fen;
+                  this.fenError.textContent = '';
+                },
+              });
+              fenInput.value = this.editor.fen();
+            },
+          },
             h('summary', {}, t('analysis.setupFen')),
+            editorHost,
             h('form', {
               onsubmit: (e) => {
                 e.preventDefault();
