@@ -42,3 +42,49 @@ test('a seek created with the form, accepted from the list; a takeback', { timeo
     await browser.close();
   }
 });
+
+test('the lobby, the watch list and TV hear of seeks and games as they come, without asking again', { timeout: 120_000 }, async (t) => {
+  const browser = await launch();
+  try {
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    const tv = await newPage(browser);
+    const watcher = await newPage(browser);
+    const aName = await register(a);
+    await register(b);
+    // B's lobby, the watch list and TV are open before anything happens.
+    const asked = [];
+    for (const page of [b, watcher, tv]) {
+      page.on('request', (request) => {
+        if (request.method() === 'GET' && /\/api\/(lobby\/seeks|games\/live|pools|tv)\b/.test(request.url())) asked.push(request.url());
+      });
+    }
+    await b.goto(`${BASE}/`);
+    await watcher.goto(`${BASE}/watch`);
+    await tv.goto(`${BASE}/tv`);
+    // With nothing live TV says so (earlier tests may have left a game going).
+    await tv.waitForSelector('[data-testid="tv-empty"], .tv-game .cb-board');
+    const tvWasEmpty = await tv.locator('[data-testid="tv-empty"]').count() === 1;
+    await b.waitForSelector('.seek-list');
+    const askedAtFirst = asked.length;
+    // A's seek shows up in B's list, pushed.
+    await a.goto(`${BASE}/`);
+    await a.fill('#cg-time', '7');
+    await a.fill('#cg-increment', '2');
+    await a.click('[data-testid="create-form"] button[type="submit"]');
+    const row = b.locator(`.seeks-table tr:has-text("${aName}") button[data-accept-seek]`);
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+    await a.waitForURL(/\/game\/\w+/);
+    const path = new URL(a.url()).pathname;
+    // The new game reaches the watch list, and TV moves to it.
+    await watcher.waitForSelector(`a.live-card[href="${path}"]`, { timeout: 10_000 });
+    if (tvWasEmpty) await tv.waitForSelector('.tv-game .cb-board', { timeout: 10_000 });
+    // Only TV asked once more, for the game to follow; nothing polled.
+    const since = asked.slice(askedAtFirst);
+    assert.ok(since.every((url) => /\/api\/tv\b/.test(url)) && since.length <= 2, since.join('\n'));
+    assert.deepEqual(noProblems(t, a, b, tv, watcher), []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -154,7 +154,10 @@ export function clockLabel(clock) {
   return timeControlLabel({ limit: clock.initial / 1000, increment: Math.round(clock.increment / 1000) });
 }
 
-/** The computer's strength at levels 1–8, rounded from the engine's measured Elo. */
+/**
+ * The computer's levels 1–8 as measured against Stockfish's UCI_Elo scale (the
+ * table and the matches are in crates/engine/src/levels.rs), to the nearest 50.
+ */
 export const LEVEL_ELO = [100, 500, 850, 1250, 1600, 1850, 2000, 2200];
 
 /** "Level 5 · about 1600": the computer's level and strength, for the board. */

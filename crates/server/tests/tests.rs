@@ -1184,6 +1184,7 @@ mod hostile;
 mod laws;
 mod lichess_compat;
 mod lichess_reads;
+mod lobby_socket;
 mod online_play;
 mod openapi;
 mod seat;

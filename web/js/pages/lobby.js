@@ -1,17 +1,14 @@
 // Home: quick pairing, creating a game, the open seeks, playing the computer,
 // your games and the live games.
 
+import { followLobby } from '../lobby-socket.js';
 import { ApiError, api, isMe, readNdjson, session } from '../api.js';
 import * as events from '../events.js';
 import { t } from '../i18n.js';
 import { LEVEL_ELO, RULESETS, colorName, rulesetName, speedName, timeControlLabel } from '../format.js';
 import { h, replace, setTitle, showError, toast } from '../ui.js';
 
-const POLL_SEEKS_MS = 4000;
-const POLL_LIVE_MS = 10000;
 const DAYS = [1, 2, 3, 5, 7, 10, 14];
-// The computer's levels 1–8 as measured against Stockfish's UCI_Elo scale (the
-// table and the matches are in crates/engine/src/levels.rs), to the nearest 50.
 
 /** The form fields of a seek (POST /api/board/seek) from the create-game form. */
 export function seekFields(v) {
@@ -72,7 +69,6 @@ class Lobby {
     this.seeksMissing = false;
     this.live = null;
     this.seeking = null;
-    this.timers = [];
     this.cleanups = [];
     this.form = {
       mode: 'realtime', time: 5, increment: 3, delay: 5, delayType: 'simple', perMove: 10, days: 2,
@@ -86,7 +82,6 @@ class Lobby {
 
   destroy() {
     this.destroyed = true;
-    for (const id of this.timers) clearInterval(id);
     for (const fn of this.cleanups) fn();
     if (this.seeking) this.seeking.ctl.abort();
   }
@@ -100,9 +95,16 @@ class Lobby {
       if (['gameStart', 'gameFinish', 'connected', 'challenge', 'challengesChanged'].includes(e.type)) this.renderMine();
     }));
     await Promise.all([this.loadPools(), this.loadSeeks(), this.loadLive()]);
-    this.timers.push(setInterval(() => this.loadSeeks(true), POLL_SEEKS_MS));
-    this.timers.push(setInterval(() => this.loadLive(true), POLL_LIVE_MS));
-    this.timers.push(setInterval(() => this.loadPools(true), POLL_SEEKS_MS * 2));
+    // From here on the server says what changes.
+    this.cleanups.push(followLobby((lobby) => {
+      if (this.destroyed) return;
+      this.pools = lobby.pools || [];
+      this.seeks = lobby.seeks || [];
+      this.live = lobby.games || [];
+      this.renderPools();
+      this.renderSeeks();
+      this.renderLive();
+    }));
   }
 
   async loadPools(quiet) {

@@ -9,8 +9,8 @@ import * as settings from '../settings.js';
 import { speedName } from '../format.js';
 import { h, replace, setTitle, showError } from '../ui.js';
 import { GamePage } from './game.js';
+import { followLobby } from '../lobby-socket.js';
 
-const POLL_MS = 5000;
 const TV_NEXT_MS = 4000;
 
 export async function mount(container, params, ctx) {
@@ -29,11 +29,15 @@ class LiveList {
   async start() {
     this.render();
     await this.load();
-    this.timer = setInterval(() => this.load(true), POLL_MS);
+    // The server pushes the list as it changes.
+    this.stopFollowing = followLobby((lobby) => {
+      this.games = lobby.games || [];
+      this.draw(false);
+    });
   }
 
   destroy() {
-    clearInterval(this.timer);
+    if (this.stopFollowing) this.stopFollowing();
     for (const b of this.boards) b.destroy();
   }
 
@@ -111,7 +115,26 @@ class Tv {
   destroy() {
     this.destroyed = true;
     clearTimeout(this.timer);
+    if (this.stopWaiting) this.stopWaiting();
     if (this.game) this.game.destroy();
+  }
+
+  /**
+   * Nothing (or nothing new) to follow: waits until the server says another
+   * game started, then looks for the top game again.
+   */
+  waitForGames() {
+    if (this.stopWaiting) return;
+    let known = null;
+    this.stopWaiting = followLobby((lobby) => {
+      const ids = (lobby.games || []).map((g) => g.id);
+      const started = known !== null && ids.some((id) => !known.includes(id));
+      known = ids;
+      if (!started || this.destroyed) return;
+      this.stopWaiting();
+      this.stopWaiting = null;
+      this.follow();
+    });
   }
 
   onLang() {
@@ -148,11 +171,11 @@ class Tv {
     if (!top || !top.id) {
       // Nothing live: keep showing the game that just ended, if any.
       if (!this.game) this.renderEmpty();
-      this.timer = setTimeout(() => this.follow(), POLL_MS);
+      this.waitForGames();
       return;
     }
     if (this.game && this.game.id === top.id) {
-      if (this.game.state && this.game.state.status !== 'started') this.timer = setTimeout(() => this.follow(), POLL_MS);
+      if (this.game.state && this.game.state.status !== 'started') this.waitForGames();
       return;
     }
     if (this.game) this.game.destroy();

@@ -359,7 +359,12 @@ async fn current_game(
 #[utoipa::path(get, path = "/api/games/live", tag = "games", security(()),
     responses((status = 200, description = "`{games: [{id, white, black, speed, plies, fen}]}`", body = Object)))]
 async fn live_games(State(games): State<Arc<Games>>) -> Json<Value> {
-    let listed: Vec<Value> = games
+    Json(json!({ "games": live_games_json(&games) }))
+}
+
+/// The games being played, as the watch list shows them.
+pub fn live_games_json(games: &Games) -> Vec<Value> {
+    games
         .live_views()
         .iter()
         .map(|v| {
@@ -372,8 +377,7 @@ async fn live_games(State(games): State<Arc<Games>>) -> Json<Value> {
                 "fen": v.fen,
             })
         })
-        .collect();
-    Json(json!({ "games": listed }))
+        .collect()
 }
 
 /// How many games to list.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -22,9 +23,11 @@ use crate::http::fields::Fields;
 use crate::http::limits::{Kind, RateLimits};
 use crate::protocol::lichess;
 use crate::routes::docs::ErrorBody;
+use crate::routes::games::live_games_json;
 use crate::routes::session::Authed;
 use crate::routes::streams::ndjson;
 use crate::routes::terms::{self, DelayType};
+use crate::services::games::Games;
 use crate::services::lobby::{Lobby, SeekTerms};
 use crate::state::AppState;
 
@@ -216,23 +219,32 @@ async fn seek(
 #[utoipa::path(get, path = "/api/pools", tag = "lobby", security(()),
     responses((status = 200, description = "`{pools: [{id, time, increment, speed, waiting}]}`", body = Object)))]
 async fn pools(State(lobby): State<Arc<Lobby>>) -> Json<Value> {
+    Json(json!({ "pools": pools_json(&lobby) }))
+}
+
+/// The pools with how many wait in each.
+fn pools_json(lobby: &Lobby) -> Vec<Value> {
     let waiting = lobby.listed();
-    let pools: Vec<Value> = POOLS
+    POOLS
         .iter()
         .map(|&(minutes, increment)| {
             let tc = TimeControl::fischer(minutes * 60_000, increment * 1000);
             let count = waiting.iter().filter(|w| w.terms.time_control == tc).count();
             json!({ "id": format!("{minutes}+{increment}"), "time": minutes, "increment": increment, "speed": lichess::speed(&tc), "waiting": count })
         })
-        .collect();
-    Json(json!({ "pools": pools }))
+        .collect()
 }
 
 /// The real-time seeks waiting now, oldest first.
 #[utoipa::path(get, path = "/api/lobby/seeks", tag = "lobby", security(()),
     responses((status = 200, description = "`{seeks: [{id, username, rating, time, increment, perMove, days, timeControl, speed, rated, color, ruleset, ratingRange}]}`", body = Object)))]
 async fn seeks(State(lobby): State<Arc<Lobby>>) -> Json<Value> {
-    let list: Vec<Value> = lobby
+    Json(json!({ "seeks": seeks_json(&lobby) }))
+}
+
+/// The seeks waiting now, as the seek list shows them.
+fn seeks_json(lobby: &Lobby) -> Vec<Value> {
+    lobby
         .listed()
         .iter()
         .map(|s| {
@@ -254,8 +266,56 @@ async fn seeks(State(lobby): State<Arc<Lobby>>) -> Json<Value> {
                 "ratingRange": s.terms.rating_range.map(|(low, high)| format!("{low}-{high}")),
             })
         })
-        .collect();
-    Json(json!({ "seeks": list }))
+        .collect()
+}
+
+/// How often the lobby socket looks for a change.
+const LOBBY_LOOK: Duration = Duration::from_millis(500);
+
+/// The lobby as it changes, over a WebSocket, so that pages need not ask
+/// again and again: `{t: "lobby", pools, seeks, games}` (as `/api/pools`,
+/// `/api/lobby/seeks` and `/api/games/live` give them) at once and whenever
+/// any of them changes (looked at twice a second). The client sends nothing.
+#[utoipa::path(get, path = "/api/socket/lobby", tag = "lobby", security(()),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 400, description = "Not a WebSocket request", body = ErrorBody)))]
+async fn lobby_socket(
+    State(lobby): State<Arc<Lobby>>,
+    State(games): State<Arc<Games>>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    ws.max_message_size(1024)
+        .on_upgrade(move |socket| follow_lobby(socket, lobby, games))
+}
+
+async fn follow_lobby(mut socket: WebSocket, lobby: Arc<Lobby>, games: Arc<Games>) {
+    let mut look = tokio::time::interval(LOBBY_LOOK);
+    look.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last = String::new();
+    loop {
+        tokio::select! {
+            _ = look.tick() => {
+                let now = json!({
+                    "t": "lobby",
+                    "pools": pools_json(&lobby),
+                    "seeks": seeks_json(&lobby),
+                    "games": live_games_json(&games),
+                })
+                .to_string();
+                if now != last {
+                    if socket.send(Message::Text(now.clone().into())).await.is_err() {
+                        return;
+                    }
+                    last = now;
+                }
+            }
+            received = socket.recv() => match received {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
 }
 
 /// Plays the seeker now; answers the game's id.
@@ -282,5 +342,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(seek))
         .routes(routes!(pools))
         .routes(routes!(seeks))
+        .routes(routes!(lobby_socket))
         .routes(routes!(accept))
 }
