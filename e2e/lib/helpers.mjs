@@ -27,10 +27,11 @@ export function uniqueName(prefix = 'u') {
 
 /**
  * A new browser context with one page; page errors and failed API calls are
- * recorded in `page.problems`.
+ * recorded in `page.problems`. `bypassCSP` lets a test inject a script (the
+ * accessibility audit).
  */
-export async function newPage(browser, { lang = 'en', viewport = { width: 1200, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport, locale: lang === 'en' ? 'en-US' : lang });
+export async function newPage(browser, { lang = 'en', viewport = { width: 1200, height: 900 }, bypassCSP = false } = {}) {
+  const context = await browser.newContext({ viewport, locale: lang === 'en' ? 'en-US' : lang, bypassCSP });
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));

@@ -36,7 +36,9 @@ export function materialView(diff, color) {
   const label = mine.pieces.length
     ? mine.pieces.map((r) => t(`piece.${r}`)).join(', ') + (mine.score ? ` (+${mine.score})` : '')
     : t('game.noMaterialLead');
-  return h('span', { class: 'material', 'aria-label': label, title: label },
+  // The figurines are for the eye; the words, for screen readers.
+  return h('span', { class: 'material', title: label },
+    h('span', { class: 'sr-only' }, label),
     mine.pieces.map((role) => h('span', { class: `material-piece role-${role}`, 'aria-hidden': 'true' }, FIGURINES[other][role])),
     mine.score ? h('span', { class: 'material-score', 'aria-hidden': 'true' }, `+${mine.score}`) : null);
 }

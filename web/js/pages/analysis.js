@@ -265,7 +265,7 @@ class Analysis {
       boardHost: h('div', { class: 'board-host' }),
       topBar: h('div', { class: 'player-bar top' }),
       bottomBar: h('div', { class: 'player-bar bottom' }),
-      moves: h('div', { class: 'move-list tree', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
+      moves: h('div', { class: 'move-list tree', role: 'region', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
       nodeTools: h('div', { class: 'node-tools', 'data-testid': 'node-tools' }),
       evalBox: h('div', { class: 'eval-graph', hidden: true, 'data-testid': 'eval-graph' }),
       review: h('section', { class: 'review', hidden: true, 'data-testid': 'review', 'aria-label': t('review.title') }),

@@ -179,7 +179,7 @@ export class GamePage {
       status: h('div', { class: 'game-status', role: 'status', 'data-testid': 'game-status' }),
       connection: h('div', { class: 'connection', role: 'status', 'aria-live': 'polite' }),
       offers: h('div', { class: 'offers', 'aria-live': 'polite' }),
-      moves: h('div', { class: 'move-list', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
+      moves: h('div', { class: 'move-list', role: 'region', tabindex: '0', 'aria-label': t('game.moves'), 'data-testid': 'move-list' }),
       controls: h('div', { class: 'game-controls', role: 'group', 'aria-label': t('game.actions') }),
       confirm: h('div', { class: 'confirm-bar' }),
       seat: h('div', { class: 'seat-host', 'data-testid': 'seat' }),
