@@ -34,6 +34,11 @@ built=$build/crates/wasm/target/wasm32-unknown-unknown/release/caissa_wasm.wasm
 size() { wc -c < "$1" | tr -d ' '; }
 gzipped() { gzip -9 -n -c "$1" | wc -c | tr -d ' '; }
 echo "caissa.wasm: $(size "$built") bytes, $(gzipped "$built") gzipped"
+# The budget the browser's module is held to.
+if [ "$(size "$built")" -gt 300000 ] || [ "$(gzipped "$built")" -gt 120000 ]; then
+    echo "build-wasm.sh: caissa.wasm is over its budget (300 KB, 120 KB gzipped)" >&2
+    exit 1
+fi
 if [ "${1:-}" = "--check" ]; then
     if ! cmp -s "$built" web/wasm/caissa.wasm; then
         echo "build-wasm.sh: web/wasm/caissa.wasm ($(size web/wasm/caissa.wasm) bytes) is not what crates/wasm builds ($(size "$built") bytes): run scripts/build-wasm.sh and commit it" >&2

@@ -2,9 +2,13 @@
 //! nothing else. Page addresses (`/`, `/game/{id}`, `/@/{name}` ...) all answer with
 //! `index.html`; the page's script routes on the client. A configured folder
 //! serves the files from disk instead, for working on the front end without
-//! rebuilding.
+//! rebuilding. Text, scripts and the WebAssembly module go gzipped to a browser
+//! that takes gzip (compressed once per file, then kept).
 
+use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,6 +21,35 @@ struct Embedded;
 /// Where the web app's files come from.
 pub struct Assets {
     disk: Option<PathBuf>,
+    /// Embedded files already gzipped, by path.
+    gzipped: Mutex<HashMap<String, Arc<Vec<u8>>>>,
+}
+
+/// Whether a file of this type is worth compressing.
+fn compressible(content_type: &str) -> bool {
+    content_type.starts_with("text/")
+        || content_type.contains("json")
+        || content_type.contains("svg")
+        || content_type.contains("wasm")
+}
+
+/// A file as it is.
+fn plain(kind: &'static str, bytes: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+/// `bytes` gzipped at the best compression.
+pub fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes).ok()?;
+    encoder.finish().ok()
 }
 
 fn content_type(path: &str) -> &'static str {
@@ -41,7 +74,24 @@ fn content_type(path: &str) -> &'static str {
 impl Assets {
     /// The embedded files, or those in `disk`.
     pub fn new(disk: Option<PathBuf>) -> Assets {
-        Assets { disk }
+        Assets {
+            disk,
+            gzipped: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The gzipped bytes of `path` (kept for embedded files).
+    fn gzipped(&self, path: &str, bytes: &[u8]) -> Option<Arc<Vec<u8>>> {
+        if self.disk.is_some() {
+            return gzip(bytes).map(Arc::new);
+        }
+        let mut cache = self.gzipped.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(done) = cache.get(path) {
+            return Some(done.clone());
+        }
+        let done = Arc::new(gzip(bytes)?);
+        cache.insert(path.to_string(), done.clone());
+        Some(done)
     }
 
     /// The bytes of `path` (relative to `web/`), if there is such a file.
@@ -59,17 +109,25 @@ impl Assets {
         }
     }
 
-    /// One file from `web/`, or a JSON 404 naming it.
-    pub fn file(&self, path: &str) -> Response {
+    /// One file from `web/` (gzipped when `gzip_ok` and worth it), or a JSON
+    /// 404 naming it.
+    pub fn file(&self, path: &str, gzip_ok: bool) -> Response {
+        let kind = content_type(path);
         match self.load(path) {
-            Some(bytes) => (
-                [
-                    (header::CONTENT_TYPE, content_type(path)),
-                    (header::CACHE_CONTROL, "no-cache"),
-                ],
-                bytes,
-            )
-                .into_response(),
+            Some(bytes) if gzip_ok && compressible(kind) => match self.gzipped(path, &bytes) {
+                Some(zipped) => (
+                    [
+                        (header::CONTENT_TYPE, kind),
+                        (header::CACHE_CONTROL, "no-cache"),
+                        (header::CONTENT_ENCODING, "gzip"),
+                        (header::VARY, "Accept-Encoding"),
+                    ],
+                    zipped.to_vec(),
+                )
+                    .into_response(),
+                None => plain(kind, bytes),
+            },
+            Some(bytes) => plain(kind, bytes),
             None => (
                 StatusCode::NOT_FOUND,
                 [(header::CONTENT_TYPE, "application/json")],
@@ -80,8 +138,8 @@ impl Assets {
     }
 
     /// The page shell for any page address.
-    pub fn page(&self) -> Response {
-        self.file("index.html")
+    pub fn page(&self, gzip_ok: bool) -> Response {
+        self.file("index.html", gzip_ok)
     }
 }
 
@@ -93,7 +151,7 @@ mod tests {
     async fn a_missing_file_is_named_in_valid_json_whatever_its_name() {
         let assets = Assets::new(None);
         for name in ["a\\b", "new\nline", "nul\0byte", "quote\"d"] {
-            let response = assets.file(name);
+            let response = assets.file(name, true);
             assert_eq!(response.status(), StatusCode::NOT_FOUND);
             let body = axum::body::to_bytes(response.into_body(), 4096)
                 .await
@@ -101,5 +159,33 @@ mod tests {
             let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
             assert!(value["error"].as_str().unwrap().ends_with(name), "{value}");
         }
+    }
+
+    #[tokio::test]
+    async fn scripts_and_the_rules_module_go_gzipped_to_a_browser_that_takes_it() {
+        let assets = Assets::new(None);
+        for path in ["js/app.js", "wasm/caissa.wasm", "index.html"] {
+            let plain = assets.file(path, false);
+            assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+            let plain = axum::body::to_bytes(plain.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            let zipped = assets.file(path, true);
+            assert_eq!(zipped.headers()[header::CONTENT_ENCODING], "gzip", "{path}");
+            let zipped = axum::body::to_bytes(zipped.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            assert!(zipped.len() < plain.len(), "{path}");
+            let mut unzipped = Vec::new();
+            std::io::Read::read_to_end(
+                &mut flate2::read::GzDecoder::new(&zipped[..]),
+                &mut unzipped,
+            )
+            .unwrap();
+            assert_eq!(unzipped, plain, "{path}");
+        }
+        // The SVG pieces are text: gzipped too.
+        let piece = assets.file("pieces/classic/wK.svg", true);
+        assert_eq!(piece.headers()[header::CONTENT_ENCODING], "gzip");
     }
 }

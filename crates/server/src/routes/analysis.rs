@@ -2,10 +2,10 @@
 //! lichess's cloud evaluation; `GET /api/openings`: the names of openings by
 //! position, for boards that name what they show.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use caissa_openings::Openings;
@@ -19,6 +19,7 @@ use utoipa_axum::routes;
 use crate::http::error::ApiError;
 use crate::http::fields::Params;
 use crate::routes::docs::ErrorBody;
+use crate::routes::site::takes_gzip;
 use crate::services::analysis::Analysis;
 use crate::state::AppState;
 
@@ -68,16 +69,33 @@ async fn cloud_eval(
 /// so it may be cached for a day.
 #[utoipa::path(get, path = "/api/openings", tag = "analysis", security(()),
     responses((status = 200, description = "The openings by position", body = Object)))]
-async fn openings() -> Response {
-    let positions: serde_json::Map<String, Value> = Openings::bundled()
-        .iter()
-        .map(|(key, o)| (key.to_string(), serde_json::json!([o.eco, o.name])))
-        .collect();
-    (
-        [(header::CACHE_CONTROL, "public, max-age=86400")],
-        Json(serde_json::json!({ "positions": positions })),
-    )
-        .into_response()
+async fn openings(headers: HeaderMap) -> Response {
+    // The same for every caller: written and gzipped once.
+    static TABLE: OnceLock<(String, Option<Vec<u8>>)> = OnceLock::new();
+    let (json, zipped) = TABLE.get_or_init(|| {
+        let positions: serde_json::Map<String, Value> = Openings::bundled()
+            .iter()
+            .map(|(key, o)| (key.to_string(), serde_json::json!([o.eco, o.name])))
+            .collect();
+        let json = serde_json::json!({ "positions": positions }).to_string();
+        let zipped = crate::assets::gzip(json.as_bytes());
+        (json, zipped)
+    });
+    let cache = (header::CACHE_CONTROL, "public, max-age=86400");
+    let kind = (header::CONTENT_TYPE, "application/json");
+    match zipped {
+        Some(zipped) if takes_gzip(&headers) => (
+            [
+                cache,
+                kind,
+                (header::CONTENT_ENCODING, "gzip"),
+                (header::VARY, "Accept-Encoding"),
+            ],
+            zipped.clone(),
+        )
+            .into_response(),
+        _ => ([cache, kind], json.clone()).into_response(),
+    }
 }
 
 /// The analysis routes.

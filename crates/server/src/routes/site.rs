@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use utoipa_axum::router::OpenApiRouter;
@@ -67,8 +67,20 @@ async fn openapi(Extension(document): Extension<Arc<Document>>) -> Response {
 #[utoipa::path(get, path = "/static/{*path}", tag = "site", security(()),
     params(("path" = String, Path, description = "The file, relative to the web app's folder")),
     responses((status = 200, description = "The file"), (status = 404, description = "No such file", body = crate::routes::docs::ErrorBody)))]
-async fn static_file(State(assets): State<Arc<Assets>>, Path(path): Path<String>) -> Response {
-    assets.file(&path)
+async fn static_file(
+    State(assets): State<Arc<Assets>>,
+    Path(path): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    assets.file(&path, takes_gzip(&headers))
+}
+
+/// Whether the client said it takes gzip.
+pub fn takes_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")))
 }
 
 /// Pages of the web app: each answers with the page shell, whose script shows
@@ -79,8 +91,8 @@ macro_rules! pages {
             #[doc = $what]
             #[utoipa::path(get, path = $path, tag = "web app", security(()),
                 responses((status = 200, description = "The web app's page", content_type = "text/html")))]
-            async fn $name(State(assets): State<Arc<Assets>>) -> Response {
-                assets.page()
+            async fn $name(State(assets): State<Arc<Assets>>, headers: HeaderMap) -> Response {
+                assets.page(takes_gzip(&headers))
             }
         )*
 
