@@ -149,3 +149,34 @@ test('challenge pages on a 360 px phone: no sideways scrolling, every control na
     await browser.close();
   }
 });
+
+test('a game from a set-up position by link, and Chess960 only by challenge', { timeout: 90_000 }, async (t) => {
+  const browser = await launch();
+  try {
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await register(a);
+    await register(b);
+    await a.goto(`${BASE}/`);
+    // A seek cannot be Chess960: the form says to challenge instead.
+    await a.selectOption('#cg-variant', 'chess960');
+    await a.click('[data-testid="create-form"] button[type="submit"]');
+    await a.waitForSelector('.toast:has-text("played by challenge")');
+    // A position set up, shared as a link.
+    const fen = '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1';
+    await a.selectOption('#cg-variant', 'fromPosition');
+    await a.fill('#cg-fen', fen);
+    await a.check('input[name="cg-color"][value="white"]');
+    await a.click('[data-action="create-link"]');
+    await a.waitForURL(/\/challenge\/[\w-]+$/);
+    const url = a.url();
+    await b.goto(url);
+    await b.click('[data-action="accept-challenge"]');
+    await b.waitForURL(/\/game\/\w+/);
+    await b.waitForFunction(() => document.querySelectorAll('.cb-board .cb-piece').length === 3);
+    assert.match(await b.locator('[data-square="e2"]').getAttribute('aria-label'), /white pawn/);
+    assert.deepEqual(noProblems(t, a, b), []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -50,7 +50,15 @@ export function challengeFields(v) {
   }
   const arbiters = String(v.arbiters || '').trim();
   if (arbiters) f.arbiters = arbiters;
+  if (v.variant === 'chess960' || v.variant === 'fromPosition') f.variant = v.variant;
+  const fen = String(v.fen || '').trim();
+  if (v.variant === 'fromPosition' && fen) f.fen = fen;
   return f;
+}
+
+/** Whether the form's game can only be played by challenge (seeks are standard games). */
+export function needsChallenge(v) {
+  return v.variant === 'chess960' || v.variant === 'fromPosition';
 }
 
 export async function mount(container, params, ctx) {
@@ -73,7 +81,7 @@ class Lobby {
     this.form = {
       mode: 'realtime', time: 5, increment: 3, delay: 5, delayType: 'simple', perMove: 10, days: 2,
       timeControl: '40/5400+30:1800+30', arbiters: '',
-      rated: false, color: 'random', ruleset: 'online', ratingMin: '', ratingMax: '',
+      rated: false, color: 'random', ruleset: 'online', ratingMin: '', ratingMax: '', variant: 'standard', fen: '',
       // A profile's "Challenge" button comes here with the opponent named.
       opponent: new URLSearchParams(globalThis.location?.search || '').get('opponent') || '',
     };
@@ -333,6 +341,7 @@ class Lobby {
       onchange: (e) => {
         v[id] = e.target.value;
         if (id === 'mode') syncMode();
+        if (id === 'variant') syncVariant();
       },
     }, options.map(([value, label]) => h('option', { value: String(value), selected: String(v[id]) === String(value) }, label)));
     const radios = (name, options) => h('div', { class: 'radios', role: 'radiogroup' },
@@ -358,6 +367,20 @@ class Lobby {
     const delayType = field('delayType', t('create.delayType'), select('delayType', [['simple', t('create.delay.simple')], ['bronstein', t('create.delay.bronstein')]]));
     const perMove = field('perMove', t('create.perMove'), number('perMove', 1, 3600), t('create.perMoveHint'));
     const days = field('days', t('create.days'), select('days', DAYS.map((d) => [d, t('tc.days', { n: d })])));
+    const variant = field('variant', t('create.variant'), select('variant', [
+      ['standard', t('create.variant.standard')],
+      ['chess960', t('create.variant.chess960')],
+      ['fromPosition', t('create.variant.fromPosition')],
+    ]), t('create.variantHint'));
+    const fen = field('fen', t('create.fen'), h('input', {
+      type: 'text', id: 'cg-fen', name: 'fen', value: v.fen, spellcheck: 'false', autocomplete: 'off',
+      placeholder: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+      oninput: (e) => { v.fen = e.target.value; },
+    }));
+    const syncVariant = () => {
+      fen.hidden = v.variant !== 'fromPosition';
+    };
+    syncVariant();
     const syncMode = () => {
       const m = v.mode;
       time.hidden = m === 'correspondence' || m === 'periods';
@@ -387,7 +410,7 @@ class Lobby {
         this.createGame();
       },
     },
-    mode, time, increment, delay, delayType, perMove, days, timeControl,
+    mode, time, increment, delay, delayType, perMove, days, timeControl, variant, fen,
     h('fieldset', { class: 'field' }, h('legend', {}, t('create.rated')), radios('rated', [['false', t('seek.casual')], ['true', t('seek.rated')]])),
     h('fieldset', { class: 'field' }, h('legend', {}, t('create.color')), radios('color', [['white', t('color.white')], ['random', t('color.random')], ['black', t('color.black')]])),
     field('ruleset', t('create.ruleset'), select('ruleset', RULESETS.map((r) => [r, rulesetName(r)]))),
@@ -420,6 +443,10 @@ class Lobby {
         : `${v.time}+${v.mode === 'realtime' || v.mode === 'fast' ? v.increment : 0}`;
     if (String(v.arbiters || '').trim() && !v.opponent) {
       showError(new Error(t('create.arbitersNeedOpponent')));
+      return;
+    }
+    if (needsChallenge(v) && !v.opponent) {
+      showError(new Error(t('create.variantNeedsOpponent')));
       return;
     }
     if (v.opponent) {
