@@ -15,12 +15,12 @@ import { acceptorColor, challengeTimeControl } from '../js/pages/challenge.js';
 import { sanitize, DEFAULTS } from '../js/settings.js';
 import { materialDiff, stepPly } from '../js/components.js';
 import { matchRoute } from '../js/routes.js';
-import { seekFields, challengeFields } from '../js/pages/lobby.js';
+import { seekFields, challengeFields, needsChallenge } from '../js/pages/lobby.js';
 import { fromLocalInput, noteText } from '../js/pages/seat.js';
 import { clocksNow } from '../js/pages/arbiter.js';
 import { runningColor } from '../js/pages/game.js';
 import { evalText, lineSan, terminalEval } from '../js/pages/analysis.js';
-import { nextLevelIn, tally } from '../js/pages/profile.js';
+import { gamesPath, nextLevelIn, tally } from '../js/pages/profile.js';
 import { countdownText, createFields, createPath } from '../js/pages/tournaments.js';
 import { countdownOf, crossCell, currentGameOf, eloText, gamesBeingPlayed } from '../js/pages/tournament.js';
 import { loadRules, play as rulesPlay } from '../js/rules.js';
@@ -210,6 +210,13 @@ test('the create-game form as seek and challenge fields', () => {
   const periods = { ...base, mode: 'periods', timeControl: ' 40/5400+30:1800+30 ', ratingMin: '' };
   assert.deepEqual(seekFields(periods), { rated: 'true', color: 'white', timeControl: '40/5400+30:1800+30' });
   assert.deepEqual(challengeFields({ ...periods, arbiters: 'Ruth, Olga' }), { rated: 'true', color: 'white', ruleset: undefined, timeControl: '40/5400+30:1800+30', arbiters: 'Ruth, Olga' });
+  // Chess960 and set-up positions go by challenge, with the position.
+  const fen = '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1';
+  assert.equal(challengeFields({ ...base, mode: 'realtime', variant: 'fromPosition', fen: ` ${fen} ` }).fen, fen);
+  assert.equal(challengeFields({ ...base, mode: 'realtime', variant: 'chess960' }).variant, 'chess960');
+  assert.equal(challengeFields({ ...base, mode: 'realtime', variant: 'standard', fen }).fen, undefined);
+  assert.equal(needsChallenge({ variant: 'chess960' }), true);
+  assert.equal(needsChallenge({ variant: 'standard' }), false);
 });
 
 test('the arbiter seat in words and the console clocks', () => {
@@ -317,6 +324,12 @@ test('whose clock runs', () => {
   assert.equal(runningColor({ status: 'started', moves: 'e2e4 e7e5' }, 'white'), 'white');
   assert.equal(runningColor({ status: 'started', moves: '' }, 'white', 0), 'white');
   assert.equal(runningColor({ status: 'mate', moves: 'e2e4 e7e5' }, 'white'), null);
+});
+
+test('a profile\'s list of games asks the server for one filtered page at a time', () => {
+  assert.equal(gamesPath('Ann', { speed: '', result: '', rated: '', vs: '' }), '/api/games/user/Ann?max=20');
+  assert.equal(gamesPath('Ann', { speed: 'blitz', result: 'win', rated: 'true', vs: 'Bo' }, 99),
+    '/api/games/user/Ann?max=20&perfType=blitz&result=win&rated=true&vs=Bo&until=99');
 });
 
 test('the ladder: points to the next level', () => {

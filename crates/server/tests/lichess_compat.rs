@@ -842,12 +842,18 @@ async fn the_user_export_filters_as_lichess_does() {
         export("ongoing=True&finished=False").await,
         Vec::<String>::new()
     );
-    let bad = client
-        .get(server.url("/api/games/user/anna?perfType=atomic"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(bad.status(), 400);
+    // Caissa's result filter: Anna resigned every game.
+    assert_eq!(export("result=loss").await, newest_first);
+    assert_eq!(export("result=win").await, Vec::<String>::new());
+    assert_eq!(export("result=draw").await, Vec::<String>::new());
+    for query in ["perfType=atomic", "result=sideways"] {
+        let bad = client
+            .get(server.url(&format!("/api/games/user/anna?{query}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(bad.status(), 400, "{query}");
+    }
     server.task.abort();
 }
 

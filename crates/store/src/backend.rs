@@ -100,6 +100,12 @@ pub(crate) trait Standings: Send + Sync {
     async fn rating(&self, user_id: i64, perf: &str) -> Result<Option<StoredRating>, StoreError>;
     async fn ratings(&self, user_id: i64) -> Result<Vec<(String, StoredRating)>, StoreError>;
     async fn ladder(&self, user_id: i64) -> Result<(i64, i64), StoreError>;
+    async fn leaderboard(
+        &self,
+        perf: &str,
+        max_deviation: f64,
+        limit: i64,
+    ) -> Result<Vec<(User, StoredRating)>, StoreError>;
     async fn record_ratings(
         &self,
         game_id: &str,

@@ -20,8 +20,8 @@ mod sqlite;
 pub use cluster::{Heard, Lease, Listener, Owner, TakenOver};
 pub use copy::{Copied, TableCopy};
 pub use model::{
-    Append, Backup, ChatLine, GameFilter, GameRating, StoredChallenge, StoredGame, StoredRating,
-    StoredToken, StoredTournament, User,
+    Append, Backup, ChatLine, GameFilter, GameRating, Outcome, StoredChallenge, StoredGame,
+    StoredRating, StoredToken, StoredTournament, User,
 };
 
 use std::path::Path;
@@ -380,6 +380,17 @@ impl Store {
     /// All of a user's ratings, by speed.
     pub async fn ratings(&self, user_id: i64) -> Result<Vec<(String, StoredRating)>, StoreError> {
         self.backend.ratings(user_id).await
+    }
+
+    /// The best-rated players at a speed whose deviation is at most
+    /// `max_deviation` (established ratings), best first, at most `limit`.
+    pub async fn leaderboard(
+        &self,
+        perf: &str,
+        max_deviation: f64,
+        limit: i64,
+    ) -> Result<Vec<(User, StoredRating)>, StoreError> {
+        self.backend.leaderboard(perf, max_deviation, limit).await
     }
 
     /// A user's ladder points and games.

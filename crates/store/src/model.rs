@@ -31,6 +31,8 @@ pub struct GameFilter {
     pub rated: Option<bool>,
     /// Only as White (`true`) or as Black (`false`).
     pub color_white: Option<bool>,
+    /// Only games the user won (`Some(Outcome::Win)`), lost or drew.
+    pub outcome: Option<Outcome>,
     /// Only games created at or after this moment, ms.
     pub since: Option<i64>,
     /// Only games created at or before this moment, ms.
@@ -39,6 +41,17 @@ pub struct GameFilter {
     pub oldest_first: bool,
     /// At most this many.
     pub limit: i64,
+}
+
+/// A finished game's result for one of its players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player won.
+    Win,
+    /// The player lost.
+    Loss,
+    /// Drawn.
+    Draw,
 }
 
 impl Default for GameFilter {
@@ -50,6 +63,7 @@ impl Default for GameFilter {
             vs: None,
             rated: None,
             color_white: None,
+            outcome: None,
             since: None,
             until: None,
             oldest_first: false,

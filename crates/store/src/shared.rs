@@ -465,6 +465,25 @@ macro_rules! shared_sql {
                 if let Some(rated) = filter.rated {
                     query.push(" AND rated = ").push_bind(rated);
                 }
+                match filter.outcome {
+                    None => {}
+                    Some($crate::Outcome::Draw) => {
+                        query.push(" AND result = '1/2-1/2'");
+                    }
+                    Some(outcome) => {
+                        let won = outcome == $crate::Outcome::Win;
+                        query
+                            .push(" AND ((white_id = ")
+                            .push_bind(user_id)
+                            .push(" AND result = ")
+                            .push_bind(if won { "1-0" } else { "0-1" })
+                            .push(") OR (black_id = ")
+                            .push_bind(user_id)
+                            .push(" AND result = ")
+                            .push_bind(if won { "0-1" } else { "1-0" })
+                            .push("))");
+                    }
+                }
                 if let Some(since) = filter.since {
                     query.push(" AND created_at >= ").push_bind(since);
                 }
@@ -692,6 +711,30 @@ macro_rules! shared_sql {
                 .await?;
                 rows.iter()
                     .map(|r| Ok((r.try_get("perf")?, rating_from(r)?)))
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(Into::into)
+            }
+
+            async fn leaderboard(
+                &self,
+                perf: &str,
+                max_deviation: f64,
+                limit: i64,
+            ) -> Result<Vec<($crate::User, $crate::StoredRating)>, $crate::StoreError> {
+                let rows = sqlx::query(
+                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, \
+                     r.rating, r.deviation, r.volatility, r.games, r.last_played \
+                     FROM ratings r JOIN users u ON u.id = r.user_id \
+                     WHERE r.perf = $1 AND r.deviation <= $2 \
+                     ORDER BY r.rating DESC, u.id ASC LIMIT $3",
+                )
+                .bind(perf)
+                .bind(max_deviation)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| Ok((user_from(r)?, rating_from(r)?)))
                     .collect::<Result<_, sqlx::Error>>()
                     .map_err(Into::into)
             }

@@ -121,6 +121,15 @@ async fn events_are_appended_once_and_survive_reopening(url: String) {
             until: Some(4),
             ..finished.clone()
         },
+        // Black lost g1 (1-0): neither a win nor a draw for b.
+        GameFilter {
+            outcome: Some(Outcome::Win),
+            ..finished.clone()
+        },
+        GameFilter {
+            outcome: Some(Outcome::Draw),
+            ..finished.clone()
+        },
     ];
     for filter in filters {
         let ids = store.game_ids_of_user(b.id, &filter).await.unwrap();
@@ -130,6 +139,7 @@ async fn events_are_appended_once_and_survive_reopening(url: String) {
         color_white: Some(false),
         vs: Some(a.id),
         rated: Some(true),
+        outcome: Some(Outcome::Loss),
         since: Some(5),
         until: Some(5),
         ..finished
@@ -532,6 +542,22 @@ async fn ratings_ladder_and_history_are_recorded_together(url: String) {
         store.ratings(b.id).await.unwrap(),
         [("blitz".to_string(), rating(1470.0, 1))]
     );
+    // The leaderboard: established ratings only, best first.
+    let board = store.leaderboard("blitz", 200.0, 10).await.unwrap();
+    let names: Vec<&str> = board.iter().map(|(u, _)| u.name.as_str()).collect();
+    assert_eq!(names, [a.name.as_str(), b.name.as_str()]);
+    assert_eq!(board[0].1.rating, 1530.0);
+    assert!(store
+        .leaderboard("blitz", 100.0, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(store
+        .leaderboard("bullet", 200.0, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(store.leaderboard("blitz", 200.0, 1).await.unwrap().len(), 1);
     assert_eq!(store.ladder(a.id).await.unwrap(), (6, 2));
     assert_eq!(store.ladder(b.id).await.unwrap(), (-2, 2));
     assert_eq!(

@@ -11,7 +11,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use caissa_arbiter::Speed;
-use caissa_store::GameFilter;
+use caissa_store::{GameFilter, Outcome};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
@@ -118,6 +118,8 @@ pub struct UserGamesQuery {
     pub until: Option<i64>,
     /// `dateDesc` (default) or `dateAsc`.
     pub sort: Option<String>,
+    /// Only the games the user `win`s, `loss`es or `draw`s (a Caissa addition).
+    pub result: Option<String>,
     /// Speeds, comma-separated: bullet, blitz, rapid, classical, correspondence,
     /// unlimited.
     #[serde(rename = "perfType")]
@@ -169,6 +171,17 @@ async fn user_games(
             )))
         }
     };
+    let outcome = match q.result.as_deref() {
+        None => None,
+        Some("win") => Some(Outcome::Win),
+        Some("loss") => Some(Outcome::Loss),
+        Some("draw") => Some(Outcome::Draw),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "result: {other:?} must be win, loss or draw"
+            )))
+        }
+    };
     let oldest_first = match q.sort.as_deref() {
         None | Some("dateDesc") => false,
         Some("dateAsc") => true,
@@ -200,6 +213,7 @@ async fn user_games(
         vs,
         rated: q.rated,
         color_white,
+        outcome,
         since: q.since,
         until: q.until,
         oldest_first,
