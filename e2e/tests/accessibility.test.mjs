@@ -34,6 +34,7 @@ test('every page passes an accessibility audit, and is photographed at 1366×800
       tv: '/tv',
       analysis: '/analysis?pgn=' + encodeURIComponent('1. e4 e5 (1... c5 2. Nf3) 2. Nf3 $1 {A comment} Nc6 *'),
       tournaments: '/tournaments',
+      leaderboard: '/leaderboard',
       settings: '/settings',
       profile: `/@/${name}`,
       game: path,

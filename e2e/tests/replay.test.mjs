@@ -36,6 +36,12 @@ test('TV, profile and replay of a finished game', { timeout: 120_000 }, async (t
     assert.match(await a.locator('[data-testid="ladder"]').innerText(), /points/);
     // Each game in the list says how it moved the rating.
     assert.match(await a.locator('.games-table [data-testid="rating-diff"]').first().innerText(), /^[+-]\d+$/);
+    // Filtered to draws, the list is empty; to rapid games, the game is back.
+    await a.selectOption('[data-filter="result"]', 'draw');
+    await a.waitForSelector('[data-testid="games-list"]:has-text("No games yet")');
+    await a.selectOption('[data-filter="result"]', '');
+    await a.selectOption('[data-filter="speed"]', 'rapid');
+    await a.waitForSelector(`.games-table a[href="${path}"]`);
     // The opponent's name leads to the opponent; the date to the game.
     assert.equal(await a.locator(`.games-table a[href="/@/${bName}"]`).count(), 1);
     await screenshot(a, 'profile');

@@ -140,6 +140,7 @@ function renderHeader() {
     h('nav', { class: 'main-nav', 'aria-label': t('nav.main') },
       link('/', 'nav.play'),
       link('/tournaments', 'nav.tournaments'),
+      link('/leaderboard', 'nav.leaderboard'),
       link('/watch', 'nav.watch'),
       link('/tv', 'nav.tv'),
       link('/analysis', 'nav.analysis'),

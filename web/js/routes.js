@@ -13,6 +13,7 @@ export const ROUTES = [
   { re: /^\/settings\/?$/, page: 'settings' },
   { re: /^\/arbiter\/?$/, page: 'arbiter' },
   { re: /^\/tournaments\/?$/, page: 'tournaments' },
+  { re: /^\/leaderboard\/?$/, page: 'leaderboard' },
   { re: /^\/tournament\/([\w-]+)\/?$/, page: 'tournament', params: ['id'] },
   { re: /^\/tournament\/([\w-]+)\/tv\/?$/, page: 'watch', params: ['tournament'], extra: { tv: true } },
 ];

@@ -986,6 +986,29 @@ async fn a_rated_game_moves_both_ratings_and_ladder_points() {
         .unwrap();
     assert_eq!(history[0]["name"], "blitz");
     assert_eq!(history[0]["points"].as_array().unwrap().len(), 1);
+    // One game leaves both ratings provisional: nobody on the leaderboard yet.
+    let top: Value = client
+        .get(server.url("/api/player/top/10/blitz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(top["users"], serde_json::json!([]), "{top}");
+    for bad in ["/api/player/top/0/blitz", "/api/player/top/10/atomic"] {
+        let (status, body) = (
+            client
+                .get(server.url(bad))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16(),
+            bad,
+        );
+        assert_eq!(status, 400, "{body}");
+    }
     // The export says how far each rating moved (lichess's ratingDiff).
     let exported: Value = client
         .get(server.url(&format!("/game/export/{id}?format=json")))

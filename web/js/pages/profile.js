@@ -38,10 +38,27 @@ export async function mount(container, params) {
   return page;
 }
 
+/** Games shown per page of the profile's list. */
+const PAGE = 20;
+
+/** The address of a page of `name`'s games with `filter`, before `until` (ms) if given. */
+export function gamesPath(name, filter, until) {
+  const q = new URLSearchParams({ max: String(PAGE) });
+  if (filter.speed) q.set('perfType', filter.speed);
+  if (filter.result) q.set('result', filter.result);
+  if (filter.rated) q.set('rated', filter.rated);
+  if (filter.vs) q.set('vs', filter.vs);
+  if (until) q.set('until', String(until));
+  return `/api/games/user/${encodeURIComponent(name)}?${q}`;
+}
+
 class Profile {
   constructor(container, name) {
     this.container = container;
     this.name = name;
+    this.filter = { speed: '', result: '', rated: '', vs: '' };
+    this.list = [];
+    this.more = false;
   }
 
   destroy() {}
@@ -72,6 +89,24 @@ class Profile {
       : [];
     if (games.status === 'rejected') showError(games.reason);
     this.render();
+    await this.loadGames(false);
+  }
+
+  /** The first page of games that pass the filter, or (`more`) the next one. */
+  async loadGames(more) {
+    const last = more ? this.list[this.list.length - 1] : null;
+    let page;
+    try {
+      const answer = await api(gamesPath(this.name, this.filter, last ? last.createdAt - 1 : null), { accept: 'application/x-ndjson' });
+      page = typeof answer === 'string' ? parseNdjson(answer) : Array.isArray(answer) ? answer : [];
+      this.listError = '';
+    } catch (err) {
+      page = [];
+      this.listError = err.message;
+    }
+    this.list = more ? [...this.list, ...page] : page;
+    this.more = page.length === PAGE;
+    this.renderGames();
   }
 
   render() {
@@ -117,11 +152,46 @@ class Profile {
       h('section', { class: 'card', 'aria-labelledby': 'games-title' },
         h('h2', { id: 'games-title' }, t('profile.recentGames')),
         h('p', { 'data-testid': 'tally' }, t('profile.tally', { wins: score.wins, losses: score.losses, draws: score.draws })),
-        this.gameList()));
+        this.filterForm(),
+        this.gamesEl));
+    this.renderGames();
+  }
+
+  /** Speed, result, rated and opponent: the list follows each change. */
+  filterForm() {
+    const f = this.filter;
+    const choose = (key, label, options) => h('label', { class: 'filter' }, h('span', {}, label),
+      h('select', {
+        'data-filter': key,
+        onchange: (e) => {
+          f[key] = e.target.value;
+          this.loadGames(false);
+        },
+      }, options.map(([value, text]) => h('option', { value, selected: f[key] === value }, text))));
+    this.gamesEl = h('div', { class: 'games-list', 'data-testid': 'games-list', 'aria-live': 'polite' });
+    return h('div', { class: 'game-filters', role: 'group', 'aria-label': t('profile.filters') },
+      choose('speed', t('profile.speed'), [['', t('profile.any')], ...SPEEDS.map((sp) => [sp, speedName(sp)])]),
+      choose('result', t('profile.result'), [['', t('profile.any')], ['win', t('profile.outcome.win')], ['loss', t('profile.outcome.loss')], ['draw', t('profile.outcome.draw')]]),
+      choose('rated', t('create.rated'), [['', t('profile.any')], ['true', t('seek.rated')], ['false', t('seek.casual')]]),
+      h('label', { class: 'filter' }, h('span', {}, t('profile.opponent')),
+        h('input', {
+          type: 'search', 'data-filter': 'vs', value: f.vs, autocomplete: 'off',
+          onchange: (e) => {
+            f.vs = e.target.value.trim();
+            this.loadGames(false);
+          },
+        })));
+  }
+
+  renderGames() {
+    if (!this.gamesEl) return;
+    replace(this.gamesEl,
+      this.listError ? h('p', { class: 'error-text', role: 'alert' }, this.listError) : this.gameList(),
+      this.more ? h('button', { type: 'button', class: 'button', 'data-action': 'more-games', onclick: () => this.loadGames(true) }, t('profile.older')) : null);
   }
 
   gameList() {
-    if (!this.games.length) return h('p', { class: 'muted' }, t('profile.noGames'));
+    if (!this.list.length) return h('p', { class: 'muted' }, t('profile.noGames'));
     const me = this.user.username.toLowerCase();
     return h('table', { class: 'table games-table' },
       h('thead', {}, h('tr', {},
@@ -130,7 +200,7 @@ class Profile {
         h('th', { scope: 'col' }, t('profile.result')),
         h('th', { scope: 'col' }, t('profile.speed')),
         h('th', { scope: 'col' }, t('profile.date')))),
-      h('tbody', {}, this.games.map((g) => {
+      h('tbody', {}, this.list.map((g) => {
         const white = g.players?.white?.user?.name || '?';
         const black = g.players?.black?.user?.name || '?';
         const color = white.toLowerCase() === me ? 'white' : 'black';

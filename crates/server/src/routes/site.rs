@@ -116,6 +116,7 @@ pages! {
     challenge_page "/challenge/{id}" "An open challenge, to accept.";
     arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
     tournaments_page "/tournaments" "Tournaments: upcoming, running, finished; creating one.";
+    leaderboard_page "/leaderboard" "The best players at each speed.";
     tournament_page "/tournament/{id}" "A tournament: standings, pairings, crosstable.";
     tournament_tv_page "/tournament/{id}/tv" "A tournament's top board, live.";
 }

@@ -27,6 +27,39 @@ use crate::state::AppState;
 /// Most users `/api/users/status` takes at once (lichess's).
 const MAX_USERS: usize = 100;
 
+/// The best players at a speed (lichess's leaderboard): `{users: [{id,
+/// username, title?, perfs: {SPEED: {rating, progress}}}]}`, established
+/// ratings only (deviation at most 110), best first.
+#[utoipa::path(get, path = "/api/player/top/{nb}/{perfType}", tag = "users", security(()),
+    params(
+        ("nb" = i64, Path, description = "How many players, 1 to 200"),
+        ("perfType" = String, Path, description = "bullet, blitz, rapid, classical or correspondence")),
+    responses(
+        (status = 200, description = "The leaderboard", body = Object),
+        (status = 400, description = "nb or perfType out of range, named", body = ErrorBody)))]
+async fn leaderboard(
+    State(ratings): State<Arc<Ratings>>,
+    Path((nb, perf_type)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let nb: i64 = nb
+        .parse()
+        .ok()
+        .filter(|n| (1..=200).contains(n))
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!("nb: {nb:?} must be a number from 1 to 200"))
+        })?;
+    let speeds = ["bullet", "blitz", "rapid", "classical", "correspondence"];
+    if !speeds.contains(&perf_type.as_str()) {
+        return Err(ApiError::BadRequest(format!(
+            "perfType: {perf_type:?} is not one of {}",
+            speeds.join(", ")
+        )));
+    }
+    Ok(Json(
+        json!({ "users": ratings.leaderboard(&perf_type, nb).await? }),
+    ))
+}
+
 /// A user's ratings per speed and ladder level.
 #[utoipa::path(get, path = "/api/user/{username}", tag = "users", security(()),
     params(("username" = String, Path, description = "The user's name, any case")),
@@ -225,6 +258,7 @@ async fn users_status(
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(profile))
+        .routes(routes!(leaderboard))
         .routes(routes!(users_by_id))
         .routes(routes!(crosstable))
         .routes(routes!(history))

@@ -132,6 +132,35 @@ impl Ratings {
         Ok(Value::Object(perfs))
     }
 
+    /// The `nb` best established players at `speed`, lichess's leaderboard:
+    /// `[{id, username, title?, perfs: {SPEED: {rating, progress}}}]`, where
+    /// `progress` is the change over the last 12 games.
+    pub async fn leaderboard(&self, speed: &str, nb: i64) -> Result<Vec<Value>, ApiError> {
+        let config = Config::default();
+        let mut users = Vec::new();
+        for (user, r) in self
+            .store
+            .leaderboard(speed, config.provisional_deviation, nb)
+            .await?
+        {
+            let history = self.store.rating_history(user.id, speed).await?;
+            let before = match history.len() {
+                n if n > PROGRESS_GAMES => history[n - PROGRESS_GAMES - 1].1,
+                _ => config.initial_rating,
+            };
+            let mut entry = json!({
+                "id": user.name.to_lowercase(),
+                "username": user.name,
+                "perfs": { speed: { "rating": r.rating.round() as i64, "progress": (r.rating - before).round() as i64 } },
+            });
+            if let Some(title) = &user.title {
+                entry["title"] = json!(title);
+            }
+            users.push(entry);
+        }
+        Ok(users)
+    }
+
     /// A user's ladder points and games.
     pub async fn ladder(&self, user: i64) -> Result<(i64, i64), ApiError> {
         Ok(self.store.ladder(user).await?)
