@@ -9,8 +9,8 @@ use async_trait::async_trait;
 
 use crate::cluster::{Lease, Listener, Owner, TakenOver};
 use crate::model::{
-    Append, Backup, ChatLine, GameFilter, StoredChallenge, StoredGame, StoredRating, StoredToken,
-    StoredTournament, User,
+    Append, Backup, ChatLine, GameFilter, Report, StoredChallenge, StoredGame, StoredRating,
+    StoredToken, StoredTournament, User,
 };
 use crate::rows::{Table, Value};
 use crate::StoreError;
@@ -166,10 +166,26 @@ pub(crate) trait Nodes: Send + Sync {
     async fn listen(&self) -> Result<Option<Listener>, StoreError>;
 }
 
+/// Closing accounts, passwords, blocks and reports.
+#[async_trait]
+pub(crate) trait Safety: Send + Sync {
+    async fn close_account(&self, user_id: i64, at: i64) -> Result<bool, StoreError>;
+    async fn set_password(&self, user_id: i64, password_hash: &str) -> Result<(), StoreError>;
+    async fn delete_sessions_of(&self, user_id: i64, keep: Option<&str>)
+        -> Result<u64, StoreError>;
+    async fn block(&self, user_id: i64, blocked_id: i64, at: i64) -> Result<bool, StoreError>;
+    async fn unblock(&self, user_id: i64, blocked_id: i64) -> Result<bool, StoreError>;
+    async fn blocked_by(&self, user_id: i64) -> Result<Vec<User>, StoreError>;
+    async fn blocks(&self, user_id: i64, other_id: i64) -> Result<bool, StoreError>;
+    async fn add_report(&self, report: &Report) -> Result<i64, StoreError>;
+    async fn reports(&self, open_only: bool, limit: i64) -> Result<Vec<Report>, StoreError>;
+    async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError>;
+}
+
 /// A whole backend.
 pub(crate) trait Backend:
-    People + EventLog + Records + Standings + Installation + Nodes
+    People + EventLog + Records + Standings + Safety + Installation + Nodes
 {
 }
 
-impl<T: People + EventLog + Records + Standings + Installation + Nodes> Backend for T {}
+impl<T: People + EventLog + Records + Standings + Safety + Installation + Nodes> Backend for T {}

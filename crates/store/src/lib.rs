@@ -13,6 +13,7 @@ mod copy;
 mod model;
 mod postgres;
 pub mod rows;
+mod safety;
 pub mod scratch;
 mod shared;
 mod sqlite;
@@ -20,7 +21,7 @@ mod sqlite;
 pub use cluster::{Heard, Lease, Listener, Owner, TakenOver};
 pub use copy::{Copied, TableCopy};
 pub use model::{
-    Append, Backup, ChatLine, GameFilter, GameRating, Outcome, StoredChallenge, StoredGame,
+    Append, Backup, ChatLine, GameFilter, GameRating, Outcome, Report, StoredChallenge, StoredGame,
     StoredRating, StoredToken, StoredTournament, User,
 };
 
@@ -216,6 +217,63 @@ impl Store {
     /// Ends a session.
     pub async fn delete_session(&self, session_hash: &str) -> Result<(), StoreError> {
         self.backend.delete_session(session_hash).await
+    }
+
+    /// Closes an account for good: it can no longer sign in, its sessions, API
+    /// tokens and waiting challenges go; its name, games and ratings stay.
+    /// False if it was closed already.
+    pub async fn close_account(&self, user_id: i64, at: i64) -> Result<bool, StoreError> {
+        self.backend.close_account(user_id, at).await
+    }
+
+    /// Replaces an account's password hash.
+    pub async fn set_password(&self, user_id: i64, password_hash: &str) -> Result<(), StoreError> {
+        self.backend.set_password(user_id, password_hash).await
+    }
+
+    /// Ends every browser session of a user but `keep` (the one asking); how
+    /// many ended.
+    pub async fn delete_sessions_of(
+        &self,
+        user_id: i64,
+        keep: Option<&str>,
+    ) -> Result<u64, StoreError> {
+        self.backend.delete_sessions_of(user_id, keep).await
+    }
+
+    /// `user_id` blocks `blocked_id`; false if it did already.
+    pub async fn block(&self, user_id: i64, blocked_id: i64, at: i64) -> Result<bool, StoreError> {
+        self.backend.block(user_id, blocked_id, at).await
+    }
+
+    /// `user_id` no longer blocks `blocked_id`; false if it did not.
+    pub async fn unblock(&self, user_id: i64, blocked_id: i64) -> Result<bool, StoreError> {
+        self.backend.unblock(user_id, blocked_id).await
+    }
+
+    /// The users `user_id` blocks, by name.
+    pub async fn blocked_by(&self, user_id: i64) -> Result<Vec<User>, StoreError> {
+        self.backend.blocked_by(user_id).await
+    }
+
+    /// Whether `user_id` blocks `other_id`.
+    pub async fn blocks(&self, user_id: i64, other_id: i64) -> Result<bool, StoreError> {
+        self.backend.blocks(user_id, other_id).await
+    }
+
+    /// Keeps a report (its `id` and `closed_at` are ignored); its number.
+    pub async fn add_report(&self, report: &Report) -> Result<i64, StoreError> {
+        self.backend.add_report(report).await
+    }
+
+    /// Reports in the order they came, only the open ones with `open_only`.
+    pub async fn reports(&self, open_only: bool, limit: i64) -> Result<Vec<Report>, StoreError> {
+        self.backend.reports(open_only, limit).await
+    }
+
+    /// An operator closes report `id`; false if there is no such open report.
+    pub async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError> {
+        self.backend.close_report(id, at).await
     }
 
     /// Grants `right` (e.g. `arbiter`) to a user; false if the user had it already.

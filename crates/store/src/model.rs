@@ -16,6 +16,10 @@ pub struct User {
     /// The title as lichess writes it (`BOT` for an account upgraded for the
     /// Bot API), if any.
     pub title: Option<String>,
+    /// When the account was closed (by its owner or an operator), ms; `None`
+    /// while it is open. A closed account keeps its name and games but can no
+    /// longer sign in.
+    pub closed_at: Option<i64>,
 }
 
 /// Which of a user's games to list.
@@ -206,4 +210,25 @@ pub struct GameRating {
     pub before: Option<f64>,
     /// The rating after it.
     pub after: f64,
+}
+
+/// What a user reported to the operators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Its number, in the order reports came.
+    pub id: i64,
+    /// Who reported.
+    pub reporter_id: i64,
+    /// Who is reported.
+    pub suspect_id: i64,
+    /// The kind of offence, as the reporter chose it (`abuse`, `cheat` ...).
+    pub reason: String,
+    /// What the reporter wrote, or the chat line reported.
+    pub text: String,
+    /// The game it happened in, if any.
+    pub game_id: Option<String>,
+    /// When it came, ms.
+    pub created_at: i64,
+    /// When an operator closed it, ms; `None` while open.
+    pub closed_at: Option<i64>,
 }

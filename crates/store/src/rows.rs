@@ -81,13 +81,17 @@ pub enum Table {
     Tournaments,
     /// When the server last ran.
     Heartbeat,
+    /// Who blocks whom.
+    Blocks,
+    /// Reports to the operators.
+    Reports,
 }
 
 use Kind::{Bool, Int, OptInt, OptText, Real, Text};
 
 impl Table {
     /// Every table, each after those it refers to.
-    pub const ALL: [Table; 14] = [
+    pub const ALL: [Table; 16] = [
         Table::Users,
         Table::Tokens,
         Table::Sessions,
@@ -102,6 +106,8 @@ impl Table {
         Table::RatingHistory,
         Table::Tournaments,
         Table::Heartbeat,
+        Table::Blocks,
+        Table::Reports,
     ];
 
     /// Its name in the database.
@@ -121,6 +127,8 @@ impl Table {
             Table::RatingHistory => "rating_history",
             Table::Tournaments => "tournaments",
             Table::Heartbeat => "heartbeat",
+            Table::Blocks => "blocks",
+            Table::Reports => "reports",
         }
     }
 
@@ -136,6 +144,7 @@ impl Table {
                 ("created_at", Int),
                 ("title", OptText),
                 ("play_time_ms", Int),
+                ("closed_at", OptInt),
             ],
             Table::Tokens => &[
                 ("seq", Int),
@@ -207,13 +216,28 @@ impl Table {
                 ("data", Text),
             ],
             Table::Heartbeat => &[("id", Int), ("at", Int)],
+            Table::Blocks => &[("user_id", Int), ("blocked_id", Int), ("created_at", Int)],
+            Table::Reports => &[
+                ("id", Int),
+                ("reporter_id", Int),
+                ("suspect_id", Int),
+                ("reason", Text),
+                ("text", Text),
+                ("game_id", OptText),
+                ("created_at", Int),
+                ("closed_at", OptInt),
+            ],
         }
     }
 
     /// How many of the first columns make the key.
     pub fn key_len(self) -> usize {
         match self {
-            Table::UserRights | Table::GameEvents | Table::GameArbiters | Table::Ratings => 2,
+            Table::UserRights
+            | Table::GameEvents
+            | Table::GameArbiters
+            | Table::Ratings
+            | Table::Blocks => 2,
             _ => 1,
         }
     }

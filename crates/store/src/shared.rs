@@ -19,6 +19,7 @@ macro_rules! shared_sql {
                 password_hash: row.try_get("password_hash")?,
                 created_at: row.try_get("created_at")?,
                 title: row.try_get("title")?,
+                closed_at: row.try_get("closed_at")?,
             })
         }
 
@@ -183,6 +184,7 @@ macro_rules! shared_sql {
                         password_hash: password_hash.map(str::to_string),
                         created_at: now,
                         title: None,
+                        closed_at: None,
                     }),
                     Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                         Err($crate::StoreError::NameTaken(name.to_string()))
@@ -193,7 +195,7 @@ macro_rules! shared_sql {
 
             async fn user_by_name(&self, name: &str) -> Result<Option<$crate::User>, $crate::StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, name, password_hash, created_at, title FROM users WHERE name_key = $1",
+                    "SELECT id, name, password_hash, created_at, title, closed_at FROM users WHERE name_key = $1",
                 )
                 .bind(name.to_lowercase())
                 .fetch_optional(&self.pool)
@@ -203,7 +205,7 @@ macro_rules! shared_sql {
 
             async fn user_by_id(&self, id: i64) -> Result<Option<$crate::User>, $crate::StoreError> {
                 let row =
-                    sqlx::query("SELECT id, name, password_hash, created_at, title FROM users WHERE id = $1")
+                    sqlx::query("SELECT id, name, password_hash, created_at, title, closed_at FROM users WHERE id = $1")
                         .bind(id)
                         .fetch_optional(&self.pool)
                         .await?;
@@ -281,7 +283,7 @@ macro_rules! shared_sql {
             ) -> Result<Option<($crate::User, String)>, $crate::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, t.scopes FROM tokens t \
+                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, u.closed_at, t.scopes FROM tokens t \
                      JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
                 )
                 .bind(token_hash)
@@ -328,7 +330,7 @@ macro_rules! shared_sql {
             ) -> Result<Option<($crate::User, String)>, $crate::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, s.csrf FROM sessions s \
+                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, u.closed_at, s.csrf FROM sessions s \
                      JOIN users u ON u.id = s.user_id WHERE s.session_hash = $1 AND s.created_at >= $2",
                 )
                 .bind(session_hash)
@@ -722,10 +724,10 @@ macro_rules! shared_sql {
                 limit: i64,
             ) -> Result<Vec<($crate::User, $crate::StoredRating)>, $crate::StoreError> {
                 let rows = sqlx::query(
-                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, \
+                    "SELECT u.id, u.name, u.password_hash, u.created_at, u.title, u.closed_at, \
                      r.rating, r.deviation, r.volatility, r.games, r.last_played \
                      FROM ratings r JOIN users u ON u.id = r.user_id \
-                     WHERE r.perf = $1 AND r.deviation <= $2 \
+                     WHERE r.perf = $1 AND r.deviation <= $2 AND u.closed_at IS NULL \
                      ORDER BY r.rating DESC, u.id ASC LIMIT $3",
                 )
                 .bind(perf)

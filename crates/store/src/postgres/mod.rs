@@ -15,6 +15,7 @@ use sqlx::{PgConnection, PgPool};
 use crate::backend::{EventLog, Installation};
 use crate::model::{Append, Backup, StoredGame};
 use crate::rows::{Table, TableSql, Value};
+use crate::safety::safety_sql;
 use crate::shared::shared_sql;
 use crate::StoreError;
 
@@ -62,6 +63,7 @@ impl PgStore {
 }
 
 shared_sql!(PgStore, PgRow);
+safety_sql!(PgStore, PgRow);
 
 impl PgStore {
     /// This node's lease generation, once it joined.
@@ -190,8 +192,9 @@ async fn insert_events(
 }
 
 /// The tables whose ids come from a sequence, and the column.
-const SEQUENCES: [(&str, &str); 4] = [
+const SEQUENCES: [(&str, &str); 5] = [
     ("users", "id"),
+    ("reports", "id"),
     ("tokens", "seq"),
     ("chat_lines", "seq"),
     ("rating_history", "seq"),

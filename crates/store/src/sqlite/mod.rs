@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 
 use crate::backend::EventLog;
 use crate::model::{Append, StoredGame};
+use crate::safety::safety_sql;
 use crate::shared::shared_sql;
 use crate::StoreError;
 
@@ -99,6 +100,7 @@ impl SqliteStore {
 }
 
 shared_sql!(SqliteStore, SqliteRow);
+safety_sql!(SqliteStore, SqliteRow);
 
 #[async_trait]
 impl EventLog for SqliteStore {
