@@ -8,7 +8,7 @@ const LETTER_ROLE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight'
 const ROLE_LETTER = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 
 /** The piece sets, each a folder of SVG pieces under web/pieces/. */
-export const PIECE_SETS = ['classic', 'flat', 'playful'];
+export const PIECE_SETS = ['classic', 'flat', 'playful', 'minimal', 'chinese'];
 
 export function pieceCode(piece) {
   return (piece.color === 'white' ? 'w' : 'b') + ROLE_LETTER[piece.role];

@@ -21,7 +21,7 @@ import {
 const LETTER_ROLE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
 const PROMOTION_LETTER = { queen: 'q', rook: 'r', bishop: 'b', knight: 'n' };
 
-export const THEMES = ['wood', 'green', 'blue', 'grey'];
+export const THEMES = ['wood', 'green', 'blue', 'grey', 'marble', 'ink', 'contrast'];
 export const START_BOARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 const ANIMATION_MS = 150;

@@ -3,8 +3,8 @@
 const KEY = 'caissa.settings';
 
 export const DEFAULTS = Object.freeze({
-  pieceSet: 'classic', // classic | flat | playful
-  theme: 'wood', // wood | green | blue | grey
+  pieceSet: 'classic', // classic | flat | playful | minimal | chinese
+  theme: 'wood', // wood | green | blue | grey | marble | ink | contrast
   sound: true,
   lang: null, // null: from the browser
   confirmMove: false,
@@ -16,8 +16,8 @@ export const DEFAULTS = Object.freeze({
 });
 
 export const CHOICES = Object.freeze({
-  pieceSet: ['classic', 'flat', 'playful'],
-  theme: ['wood', 'green', 'blue', 'grey'],
+  pieceSet: ['classic', 'flat', 'playful', 'minimal', 'chinese'],
+  theme: ['wood', 'green', 'blue', 'grey', 'marble', 'ink', 'contrast'],
   notation: ['san', 'figurine'],
   lang: ['en', 'zh-Hans', 'zh-Hant'],
   scheme: ['system', 'light', 'dark'],

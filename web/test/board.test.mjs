@@ -507,7 +507,7 @@ function checkXml(text) {
 }
 
 test('piece SVGs exist for every set and are well-formed', () => {
-  assert.deepEqual(PIECE_SETS, ['classic', 'flat', 'playful']);
+  assert.deepEqual(PIECE_SETS, ['classic', 'flat', 'playful', 'minimal', 'chinese']);
   for (const set of PIECE_SETS) {
     for (const c of 'wb') {
       for (const p of 'KQRBNP') {
