@@ -134,9 +134,10 @@ function renderHeader() {
         },
       }, t('nav.logout')))
     : h('div', { class: 'account' }, link('/login', 'nav.login'), link('/register', 'nav.register'));
-  replace(
-    header,
-    h('a', { href: '/', class: 'brand' }, logo(), h('span', { class: 'brand-name' }, 'Caissa')),
+  // On a phone the header is one row: the logo, a menu button that opens the
+  // navigation and the scheme switch, the language and the account. Wider, the
+  // menu lies open in the row.
+  const menu = h('div', { class: 'site-menu', id: 'site-menu' },
     h('nav', { class: 'main-nav', 'aria-label': t('nav.main') },
       link('/', 'nav.play'),
       link('/tournaments', 'nav.tournaments'),
@@ -146,10 +147,42 @@ function renderHeader() {
       link('/analysis', 'nav.analysis'),
       user ? link('/arbiter', 'nav.arbiter') : null,
       link('/settings', 'nav.settings')),
-    h('div', { class: 'header-tools' }, schemeToggle(), langSelect, account),
+    h('div', { class: 'header-tools' }, schemeToggle()));
+  replace(
+    header,
+    h('a', { href: '/', class: 'brand' }, logo(), h('span', { class: 'brand-name' }, 'Caissa')),
+    menuButton(header),
+    menu,
+    langSelect,
+    account,
   );
   const skip = document.getElementById('skip-link');
   if (skip) skip.textContent = t('nav.skip');
+}
+
+/** The phone's menu button: opens and closes the header's menu (Escape closes it too). */
+function menuButton(header) {
+  const button = h('button', {
+    type: 'button',
+    class: 'button icon menu-toggle',
+    'aria-expanded': 'false',
+    'aria-controls': 'site-menu',
+    'aria-label': t('nav.menu'),
+    title: t('nav.menu'),
+    onclick: () => setMenu(!header.classList.contains('menu-open')),
+  }, icon('menu'));
+  const setMenu = (open) => {
+    header.classList.toggle('menu-open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  header.classList.remove('menu-open');
+  header.onkeydown = (e) => {
+    if (e.key === 'Escape' && header.classList.contains('menu-open')) {
+      setMenu(false);
+      button.focus();
+    }
+  };
+  return button;
 }
 
 /** The header's light/dark switch: the other scheme than the one shown. */

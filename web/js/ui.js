@@ -71,25 +71,49 @@ export function announce(text) {
   setTimeout(() => { region.textContent = text; }, 30);
 }
 
-/** A button that asks "sure?" before acting: the first click arms it for 3 s. */
-export function confirmButton(label, confirmLabel, action, attrs = {}) {
+/**
+ * A compact button (or link, with `tag: 'a'`): an icon, and its words as the
+ * accessible name and the tooltip. `shown` also writes the words beside the
+ * icon, for a state the eye must not miss ("Draw offer sent"). A `title` in
+ * `attrs` gives a longer tooltip.
+ */
+export function iconButton(name, label, attrs = {}, { tag = 'button', shown = false } = {}) {
+  const base = tag === 'button' ? { type: 'button' } : {};
+  return h(tag, { ...base, 'aria-label': label, title: label, ...attrs, class: `${attrs.class || 'button'} icon${shown ? ' labelled' : ''}` },
+    icon(name), h('span', { class: shown ? 'button-label' : 'sr-only' }, label));
+}
+
+/**
+ * A button that asks "sure?" before acting: the first click arms it for 3 s.
+ * With `iconName` it is an icon button whose question is written out while armed.
+ */
+export function confirmButton(label, confirmLabel, action, attrs = {}, iconName = null) {
   let armed = null;
-  const button = h('button', { type: 'button', ...attrs }, label);
+  const button = iconName ? iconButton(iconName, label, attrs) : h('button', { type: 'button', ...attrs }, label);
+  const say = (text, on) => {
+    button.classList.toggle('armed', on);
+    if (!iconName) {
+      button.textContent = text;
+      return;
+    }
+    button.setAttribute('aria-label', text);
+    button.title = text;
+    button.classList.toggle('labelled', on);
+    button.lastChild.textContent = text;
+    button.lastChild.className = on ? 'button-label' : 'sr-only';
+  };
   button.addEventListener('click', () => {
     if (armed) {
       clearTimeout(armed);
       armed = null;
-      button.textContent = label;
-      button.classList.remove('armed');
+      say(label, false);
       action();
       return;
     }
-    button.textContent = confirmLabel;
-    button.classList.add('armed');
+    say(confirmLabel, true);
     armed = setTimeout(() => {
       armed = null;
-      button.textContent = label;
-      button.classList.remove('armed');
+      say(label, false);
     }, 3000);
   });
   return button;

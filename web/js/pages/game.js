@@ -1,8 +1,10 @@
 // A game: the board, clocks, moves, offers and the result. Players act through
 // the game's WebSocket; spectators just watch. Finished games open as a replay.
+// The page's parts live in ../game/: the socket, the clocks, the action bar and
+// offers, and move input; each is mixed into GamePage below.
 
 import { Board } from '../board.js';
-import { loadRules, play as playMove, replay as replayLine, rulesLoaded } from '../rules.js';
+import { loadRules, replay as replayLine, rulesLoaded } from '../rules.js';
 import { START_FEN, fenFullmoves, fenTurn, kingSquare, materialOf, parseDests } from '../fen.js';
 import { loadOpenings, openingOf } from '../openings.js';
 import { ApiError, api, isMe } from '../api.js';
@@ -10,44 +12,23 @@ import * as events from '../events.js';
 import { t } from '../i18n.js';
 import * as settings from '../settings.js';
 import * as sound from '../sound.js';
-import { announce, confirmButton, formatClock, h, replace, setTitle, showError, toast } from '../ui.js';
+import { announce, h, replace, setTitle, showError, toast } from '../ui.js';
 import {
   aiLevelText, announceMove, clockLabel, colorName, isOver, opposite, resultScore, resultText, rulesetName, speedName,
 } from '../format.js';
 import { ChatPanel } from './chat.js';
-import { seatButtons, seatPanel } from './seat.js';
+import { seatPanel } from './seat.js';
 import { icon, keyboardSteps, materialDiff, materialView, ratingDiffView, renderMoveList, stepButtons, stepPly } from '../components.js';
+import { socketMethods } from '../game/socket.js';
+import { clockMethods, runningColor } from '../game/clocks.js';
+import { controlMethods } from '../game/controls.js';
+import { boardView, inputMethods, playMoveSound } from '../game/input.js';
 
-const LOW_TIME_MS = 10_000;
-/** Rulesets where a fallen flag counts only when the opponent claims it. */
-const FLAG_CLAIMED = new Set(['fide-rapid', 'fide-blitz']);
-
-/** The board's view of a position ({fen, check}): FEN, last move and check. */
-export function boardView(position, lastUci) {
-  return {
-    fen: position.fen,
-    lastMove: lastUci ? [lastUci.slice(0, 2), lastUci.slice(2, 4)] : null,
-    check: position.check || null,
-  };
-}
+export { boardView, runningColor };
 
 /** A position of the game as the page keeps it: {fen, turn, fullmoves, check (square or null)}. */
 export function positionOf(fen, check = null) {
   return { fen, turn: fenTurn(fen), fullmoves: fenFullmoves(fen), check };
-}
-
-/** The side whose clock runs: the server's word, or guessed from the moves. */
-export function runningColor(state, turn, clockStartsAfter = 2) {
-  if (!state || isOver(state.status)) return null;
-  if ('running' in state) return state.running || null;
-  const plies = state.moves ? state.moves.split(' ').filter(Boolean).length : 0;
-  return plies >= clockStartsAfter ? turn : null;
-}
-
-function playMoveSound(san) {
-  if (san.includes('+') || san.includes('#')) sound.play('check');
-  else if (san.includes('x')) sound.play('capture');
-  else sound.play('move');
 }
 
 export async function mount(container, params, ctx) {
@@ -174,7 +155,7 @@ export class GamePage {
     this.el = {
       topBar: h('div', { class: 'player-bar top' }),
       bottomBar: h('div', { class: 'player-bar bottom' }),
-      boardHost: h('div', { class: 'board-host' }),
+      boardHost: h('div', { class: 'board-host', 'data-input': 'none' }),
       info: h('div', { class: 'game-info' }),
       status: h('div', { class: 'game-status', role: 'status', 'data-testid': 'game-status' }),
       connection: h('div', { class: 'connection', role: 'status', 'aria-live': 'polite' }),
@@ -197,9 +178,11 @@ export class GamePage {
         this.el.offers,
         this.el.seat,
         this.el.moves,
-        stepButtons({ onStep: (s) => this.step(s), onFlip: () => this.flip() }),
-        this.el.confirm,
-        this.el.controls,
+        // On a phone the bar stays in sight at the bottom of the screen.
+        h('div', { class: 'action-bar', 'data-testid': 'action-bar' },
+          this.el.confirm,
+          stepButtons({ onStep: (s) => this.step(s), onFlip: () => this.flip() }),
+          this.el.controls),
         this.el.sanForm,
         this.chatPanel().el));
     this.chat.render();
@@ -229,32 +212,6 @@ export class GamePage {
     return this.chat;
   }
 
-  buildSanForm() {
-    const input = h('input', {
-      type: 'text',
-      id: 'san-input',
-      class: 'san-input',
-      autocomplete: 'off',
-      autocapitalize: 'off',
-      spellcheck: 'false',
-      placeholder: 'Nf3',
-      'aria-describedby': 'san-error',
-    });
-    const error = h('p', { id: 'san-error', class: 'field-error', role: 'alert' });
-    const form = h('form', {
-      class: 'san-form',
-      onsubmit: (e) => {
-        e.preventDefault();
-        this.typedMove(input.value.trim(), error, input);
-      },
-    },
-    h('label', { for: 'san-input' }, t('game.typeMove')),
-    h('div', { class: 'inline' }, input, h('button', { type: 'submit', class: 'button' }, t('game.play'))),
-    error);
-    this.sanInput = input;
-    return form;
-  }
-
   orientation() {
     return this.flipped
       ? opposite(this.myColor || this.requestedColor || 'white')
@@ -265,115 +222,6 @@ export class GamePage {
     this.flipped = !this.flipped;
     this.board.set({ orientation: this.orientation() });
     this.renderPlayers();
-  }
-
-  // ----- socket -----
-
-  connect() {
-    if (this.destroyed) return;
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/socket/game/${encodeURIComponent(this.id)}`);
-    this.ws = ws;
-    ws.onopen = () => {
-      this.attempts = 0;
-      this.connection = 'open';
-      this.renderConnection();
-    };
-    ws.onmessage = (e) => {
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        return;
-      }
-      this.onMessage(msg);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      for (const p of this.pendingReplies.splice(0)) p.reject(new Error(t('game.disconnected')));
-      if (this.destroyed) return;
-      if (this.state && isOver(this.state.status)) {
-        this.connection = 'closed';
-        this.renderConnection();
-        this.chatPanel().keepReading();
-        return;
-      }
-      this.connection = 'reconnecting';
-      this.renderConnection();
-      const delay = Math.min(500 * 2 ** this.attempts, 10_000);
-      this.attempts++;
-      this.reconnectTimer = setTimeout(() => this.connect(), delay);
-    };
-  }
-
-  renderConnection() {
-    if (!this.el) return;
-    const text = this.connection === 'reconnecting'
-      ? t('game.reconnecting')
-      : this.connection === 'connecting' ? t('game.connecting') : '';
-    replace(this.el.connection, text ? h('span', { class: 'reconnecting', 'data-testid': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), text) : null);
-  }
-
-  sendWs(message) {
-    return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject(new Error(t('game.disconnected')));
-        return;
-      }
-      this.pendingReplies.push({ resolve, reject });
-      this.ws.send(JSON.stringify(message));
-    });
-  }
-
-  /** Sends an action; the server's refusal comes back as an Error with its words. */
-  async act(message) {
-    if (!this.httpMode) {
-      try {
-        return await this.sendWs(message);
-      } catch (err) {
-        // A socket that does not know the session answers as to a spectator:
-        // the same actions go through the HTTP API with the session cookie.
-        if (!(this.myColor && /spectator/i.test(err.message))) throw err;
-        this.httpMode = true;
-      }
-    }
-    return this.actHttp(message);
-  }
-
-  async actHttp(message) {
-    const base = `/api/board/game/${encodeURIComponent(this.id)}`;
-    const post = (path) => api(`${base}/${path}`, { method: 'POST' });
-    switch (message.t) {
-      case 'move':
-        return post(`move/${encodeURIComponent(message.uci)}`);
-      case 'resign':
-        return post('resign');
-      case 'abort':
-        return post('abort');
-      case 'draw':
-        return post(`draw/${message.accept === false ? 'no' : 'yes'}`);
-      case 'takeback':
-        return post(`takeback/${message.accept === false ? 'no' : 'yes'}`);
-      case 'claim-victory':
-        return post('claim-victory');
-      case 'claim-flag':
-        return post('claim-flag');
-      case 'claim-draw-gone':
-        return post('claim-draw');
-      case 'seal':
-        return api(`${base}/seal`, { form: { move: message.move } });
-      case 'propose-resumption':
-        return api(`${base}/resume`, { form: { at: message.at } });
-      case 'request-increment':
-        return post('request-increment');
-      case 'claim-no-progress':
-        return post('claim-no-progress');
-      case 'berserk':
-        return post('berserk');
-      default:
-        throw new Error(t('game.needsSocket'));
-    }
   }
 
   onMessage(msg) {
@@ -506,35 +354,6 @@ export class GamePage {
     }
   }
 
-  clockStartsAfter() {
-    const ruleset = this.full && this.full.ruleset;
-    if (!ruleset || ruleset === 'online' || ruleset === 'ladder') return 2;
-    return 0;
-  }
-
-  // ----- account events: rematches -----
-
-  onAccountEvent(event) {
-    if (event.type === 'challenge' && event.challenge && event.challenge.rematchOf === this.id) {
-      this.incomingRematch = event.challenge;
-      sound.play('notify');
-      this.renderOffers();
-    } else if ((event.type === 'challengeDeclined' || event.type === 'challengeCanceled') && this.incomingRematch
-      && event.challenge?.id === this.incomingRematch.id) {
-      // The offer was withdrawn.
-      this.incomingRematch = null;
-      this.renderOffers();
-    } else if (event.type === 'challengeDeclined' && this.rematch === 'offered') {
-      const c = event.challenge || {};
-      if (!c.rematchOf || c.rematchOf === this.id) {
-        this.rematch = 'declined';
-        this.renderControls();
-      }
-    }
-  }
-
-  // ----- moves -----
-
   latest() {
     return this.positions[this.positions.length - 1];
   }
@@ -580,110 +399,6 @@ export class GamePage {
     return !!this.myColor && this.state && !isOver(this.state.status);
   }
 
-  onBoardMove(uci) {
-    if (!this.isPlaying() || this.viewPly !== null) {
-      this.syncBoard();
-      return;
-    }
-    if (settings.get('confirmMove')) {
-      this.pendingConfirm = uci;
-      this.showLocalMove(uci);
-      this.renderConfirm();
-      return;
-    }
-    this.sendMove(uci);
-  }
-
-  /** The move `uci` in the latest position by the rules module ({san, fen, check}), or null. */
-  localMove(uci) {
-    if (!rulesLoaded()) return null;
-    try {
-      return playMove(this.latest().fen, uci, this.chess960);
-    } catch {
-      return null;
-    }
-  }
-
-  showLocalMove(uci) {
-    const next = this.localMove(uci);
-    // Without the module the board keeps the piece where it was dropped.
-    if (next) this.board.set({ ...boardView(next, uci), movableColor: null, dests: new Map() });
-    else this.board.set({ movableColor: null, dests: new Map() });
-  }
-
-  async sendMove(uci) {
-    if (!(this.dests.get(uci.slice(0, 2)) || []).includes(uci.slice(2, 4))) {
-      toast(t('game.illegalMove', { move: uci }));
-      this.syncBoard();
-      return;
-    }
-    const san = this.localMove(uci)?.san || '';
-    // Shown at once; the server's state confirms it (or puts the board back).
-    this.showLocalMove(uci);
-    playMoveSound(san);
-    this.echo = uci;
-    try {
-      await this.act({ t: 'move', uci });
-    } catch (err) {
-      showError(err);
-      this.syncBoard();
-    }
-  }
-
-  typedMove(text, errorEl, input) {
-    errorEl.textContent = '';
-    if (!text) return;
-    if (!this.isPlaying()) {
-      errorEl.textContent = t('game.notYourGame');
-      return;
-    }
-    const pos = this.latest();
-    if (pos.turn !== this.myColor) {
-      errorEl.textContent = t('game.notYourTurn');
-      return;
-    }
-    let uci = null;
-    try {
-      uci = playMove(pos.fen, text, this.chess960).uci;
-    } catch (err) {
-      errorEl.textContent = t('game.badSan', { move: text, reason: err.message });
-      return;
-    }
-    input.value = '';
-    this.viewPly = null;
-    this.sendMove(uci);
-  }
-
-  renderConfirm() {
-    if (!this.el) return;
-    if (!this.pendingConfirm) {
-      replace(this.el.confirm);
-      return;
-    }
-    const uci = this.pendingConfirm;
-    const san = this.localMove(uci)?.san || uci;
-    replace(this.el.confirm,
-      h('span', {}, t('game.confirmMove', { move: san })),
-      h('button', {
-        type: 'button',
-        class: 'button primary',
-        onclick: () => {
-          this.pendingConfirm = null;
-          this.renderConfirm();
-          this.sendMove(uci);
-        },
-      }, t('game.confirm')),
-      h('button', {
-        type: 'button',
-        class: 'button',
-        onclick: () => {
-          this.pendingConfirm = null;
-          this.renderConfirm();
-          this.syncBoard();
-        },
-      }, t('game.cancel')));
-  }
-
   // ----- stepping through the moves -----
 
   step(step) {
@@ -707,6 +422,8 @@ export class GamePage {
     const lastUci = ply > 0 ? this.moves[ply - 1] : null;
     const playing = this.isPlaying() && this.viewPly === null && !this.pendingConfirm;
     const myTurn = playing && pos.turn === this.myColor;
+    // Whether the board takes a move from this viewer now: a move, a premove, or none.
+    this.el.boardHost.dataset.input = myTurn ? 'move' : playing ? 'premove' : 'none';
     this.board.set({
       ...boardView(pos, lastUci),
       movableColor: playing ? this.myColor : null,
@@ -738,6 +455,7 @@ export class GamePage {
     this.renderMoves();
     this.renderControls();
     this.renderConfirm();
+    this.renderMoveInput();
   }
 
   renderInfo() {
@@ -799,12 +517,6 @@ export class GamePage {
       : player.rating ? h('span', { class: 'rating' }, `${player.rating}${player.provisional ? '?' : ''}`,
         typeof ratingDiff === 'number' ? ratingDiffView(ratingDiff, color) : null) : null;
     const goneNote = this.gone && this.gone.color === color ? h('span', { class: 'gone-note' }, t('game.opponentGoneShort')) : null;
-    const clockEl = h('div', { class: `clock clock-${color}`, 'data-color': color, role: 'timer', 'aria-label': t('game.clockOf', { color: colorName(color) }) },
-      h('span', { class: 'clock-time' }),
-      this.controlNote(color),
-      h('span', { class: 'clock-move' }));
-    this.clockEls = this.clockEls || {};
-    this.clockEls[color] = clockEl;
     return [
       h('div', { class: 'player' },
         h('span', { class: `color-dot ${color}`, 'aria-hidden': 'true' }),
@@ -817,7 +529,7 @@ export class GamePage {
           : null,
         goneNote,
         materialView(diff, color)),
-      this.full.clock ? clockEl : null,
+      this.full.clock ? this.clockElement(color) : null,
     ];
   }
 
@@ -852,48 +564,6 @@ export class GamePage {
     replace(this.el.status, h('p', { class: `turn turn-${turn}` }, lines.join(' — ')));
   }
 
-  renderOffers() {
-    if (!this.el || !this.state) return;
-    const state = this.state;
-    const items = [];
-    const over = isOver(state.status);
-    if (this.myColor && !over) {
-      const them = opposite(this.myColor);
-      if (state[`${them[0]}draw`]) {
-        items.push(h('div', { class: 'offer', 'data-testid': 'draw-offer' },
-          h('span', {}, t('game.drawOffered', { color: colorName(them) })),
-          h('button', { type: 'button', class: 'button primary', onclick: () => this.run({ t: 'draw', accept: true }) }, t('game.accept')),
-          h('button', { type: 'button', class: 'button', onclick: () => this.run({ t: 'draw', accept: false }) }, t('game.decline'))));
-      }
-      if (state[`${them[0]}takeback`]) {
-        items.push(h('div', { class: 'offer', 'data-testid': 'takeback-offer' },
-          h('span', {}, t('game.takebackProposed', { color: colorName(them) })),
-          h('button', { type: 'button', class: 'button primary', onclick: () => this.run({ t: 'takeback', accept: true }) }, t('game.accept')),
-          h('button', { type: 'button', class: 'button', onclick: () => this.run({ t: 'takeback', accept: false }) }, t('game.decline'))));
-      }
-      if (this.gone && this.gone.color === them) {
-        const canClaim = this.gone.claimAt !== null;
-        const left = canClaim ? Math.max(0, Math.ceil((this.gone.claimAt - Date.now()) / 1000)) : 0;
-        const note = h('span', { class: 'gone-countdown' }, left > 0 ? t('game.opponentGone', { n: left }) : t('game.opponentGoneClaim'));
-        const ready = canClaim && left === 0;
-        items.push(h('div', { class: 'offer', 'data-testid': 'opponent-gone' }, note,
-          ready ? h('button', { type: 'button', class: 'button primary', onclick: () => this.run({ t: 'claim-victory' }) }, t('game.claimVictory')) : null,
-          ready ? h('button', { type: 'button', class: 'button', onclick: () => this.run({ t: 'claim-draw-gone' }) }, t('game.callDraw')) : null));
-        if (left > 0) {
-          clearTimeout(this.goneTimer);
-          this.goneTimer = setTimeout(() => this.renderOffers(), 1000);
-        }
-      }
-    }
-    if (over && this.incomingRematch) {
-      items.push(h('div', { class: 'offer', 'data-testid': 'rematch-offer' },
-        h('span', {}, t('game.rematchOffered')),
-        h('button', { type: 'button', class: 'button primary', onclick: () => this.answerRematch(true) }, t('game.accept')),
-        h('button', { type: 'button', class: 'button', onclick: () => this.answerRematch(false) }, t('game.decline'))));
-    }
-    replace(this.el.offers, items);
-  }
-
   renderMoves() {
     const startPos = this.positions[0];
     const current = this.viewPly === null ? this.moves.length : this.viewPly;
@@ -910,237 +580,6 @@ export class GamePage {
       this.el.moves.append(h('button', { type: 'button', class: 'button back-to-game', onclick: () => this.goTo(this.moves.length) }, t('game.backToGame')));
     }
   }
-
-  renderControls() {
-    const state = this.state;
-    const buttons = [];
-    const soundOn = settings.get('sound');
-    const mute = h('button', {
-      type: 'button',
-      class: 'button icon',
-      'aria-pressed': soundOn ? 'false' : 'true',
-      'aria-label': soundOn ? t('game.mute') : t('game.unmute'),
-      title: soundOn ? t('game.mute') : t('game.unmute'),
-      onclick: () => settings.update({ sound: !settings.get('sound') }),
-    }, icon(soundOn ? 'soundOn' : 'soundOff'));
-    if (this.isPlaying()) {
-      const me = this.myColor[0];
-      const plies = this.moves.length;
-      const claims = Array.isArray(state.claims) ? state.claims : [];
-      if (plies < 2) {
-        buttons.push(h('button', { type: 'button', class: 'button', 'data-action': 'abort', onclick: () => this.run({ t: 'abort' }) }, t('game.abort')));
-      }
-      const myMoves = this.moves.filter((_, i) => this.positions[i].turn === this.myColor).length;
-      // An arena's game: half the clock for a point more, before one's first move.
-      if (this.full.berserkable && myMoves === 0 && !state[`${me}berserk`]) {
-        buttons.push(h('button', {
-          type: 'button', class: 'button', 'data-action': 'berserk', title: t('game.berserkHint'),
-          onclick: () => this.run({ t: 'berserk' }),
-        }, icon('berserk', 16), ` ${t('game.berserk')}`));
-      }
-      buttons.push(state[`${me}takeback`]
-        ? h('button', { type: 'button', class: 'button pending', 'data-action': 'takeback', disabled: true }, t('game.takebackSent'))
-        : h('button', { type: 'button', class: 'button', 'data-action': 'takeback', disabled: myMoves === 0, onclick: () => this.run({ t: 'takeback', accept: true }) }, t('game.takeback')));
-      buttons.push(state[`${me}draw`]
-        ? h('button', { type: 'button', class: 'button pending', 'data-action': 'draw', disabled: true }, t('game.drawSent'))
-        : h('button', { type: 'button', class: 'button', 'data-action': 'draw', onclick: () => this.run({ t: 'draw', accept: true }) }, t('game.offerDraw')));
-      // The server lists the draws the side to move may claim: only that side's button is live.
-      const myTurn = this.latest().turn === this.myColor;
-      for (const claim of ['threefold_repetition', 'fifty_moves']) {
-        const can = myTurn && claims.includes(claim);
-        buttons.push(h('button', {
-          type: 'button',
-          class: `button${can ? ' primary' : ''}`,
-          'data-action': `claim-${claim}`,
-          disabled: !can,
-          title: can ? '' : t('game.claimUnavailable'),
-          onclick: () => this.run({ t: 'claim', claim }),
-        }, t(`game.claim.${claim}`)));
-      }
-      // Where a fallen flag must be claimed (A.5.3, B.3), the button appears once
-      // the opponent's clock reads zero and ours does not.
-      if (this.flagCanBeClaimed()) {
-        buttons.push(h('button', { type: 'button', class: 'button primary', 'data-action': 'claim-flag', onclick: () => this.run({ t: 'claim-flag' }) }, t('game.claimFlag')));
-      }
-      buttons.push(...seatButtons({
-        state,
-        ruleset: this.full && this.full.ruleset,
-        myColor: this.myColor,
-        myTurn,
-        myClockMs: this.clockNow(this.myColor),
-        run: (message) => this.run(message),
-      }));
-      buttons.push(confirmButton(t('game.resign'), t('game.resignConfirm'), () => this.run({ t: 'resign' }), { class: 'button danger', 'data-action': 'resign' }));
-    } else if (state && isOver(state.status)) {
-      if (this.myColor) {
-        const label = this.rematch === 'offered' ? t('game.rematchSent')
-          : this.rematch === 'declined' ? t('game.rematchDeclined') : t('game.rematch');
-        buttons.push(h('button', {
-          type: 'button',
-          class: `button primary${this.rematch ? ' pending' : ''}`,
-          'data-action': 'rematch',
-          disabled: this.rematch === 'declined',
-          onclick: () => (this.rematch === 'offered' ? this.cancelRematch() : this.offerRematch()),
-        }, label));
-        if (this.rematch === 'offered') {
-          buttons.push(h('button', { type: 'button', class: 'button', onclick: () => this.cancelRematch() }, t('game.cancel')));
-        }
-        buttons.push(h('a', { class: 'button', href: '/' }, t('game.newOpponent')));
-      }
-      buttons.push(h('a', { class: 'button', href: `/analysis?game=${encodeURIComponent(this.id)}` }, t('game.analyse')));
-      buttons.push(h('a', { class: 'button', href: `/game/export/${encodeURIComponent(this.id)}`, download: `${this.id}.pgn` }, t('game.downloadPgn')));
-    }
-    buttons.push(mute);
-    replace(this.el.controls, buttons);
-  }
-
-  /** Sends an action and shows the server's refusal in words. */
-  async run(message) {
-    try {
-      await this.act(message);
-    } catch (err) {
-      showError(err);
-    }
-  }
-
-  async offerRematch() {
-    if (!this.myColor) return;
-    events.expectGame();
-    try {
-      const answer = await api(`/api/board/game/${encodeURIComponent(this.id)}/rematch/yes`, { method: 'POST' });
-      if (answer && answer.gameId) {
-        this.navigate(`/game/${encodeURIComponent(answer.gameId)}`);
-        return;
-      }
-      this.rematch = 'offered';
-    } catch (err) {
-      if (err instanceof ApiError && err.routeMissing) {
-        // A server without rematches: challenge the opponent to the same game.
-        await this.rematchByChallenge();
-        return;
-      }
-      showError(err);
-      return;
-    }
-    this.renderControls();
-  }
-
-  async rematchByChallenge() {
-    const opponent = this.full[opposite(this.myColor)]?.name;
-    const clock = this.full.clock;
-    // The whole control in PGN tag form keeps its periods, delay and per-move
-    // limit; lichess's clock object has only the first period.
-    const tc = typeof this.full.timeControl === 'string' && this.full.timeControl !== '-' ? this.full.timeControl : null;
-    try {
-      const c = await api(`/api/challenge/${encodeURIComponent(opponent)}`, {
-        form: {
-          timeControl: tc || undefined,
-          'clock.limit': !tc && clock ? Math.round(clock.initial / 1000) : undefined,
-          'clock.increment': !tc && clock ? Math.round(clock.increment / 1000) : undefined,
-          rated: this.full.rated ? 'true' : 'false',
-          color: opposite(this.myColor),
-          ruleset: this.full.ruleset,
-        },
-      });
-      this.rematch = 'offered';
-      this.rematchChallenge = c && c.id;
-    } catch (err) {
-      showError(err);
-    }
-    this.renderControls();
-  }
-
-  async cancelRematch() {
-    try {
-      await api(`/api/board/game/${encodeURIComponent(this.id)}/rematch/no`, { method: 'POST' });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.routeMissing)) showError(err);
-    }
-    this.rematch = null;
-    this.renderControls();
-  }
-
-  async answerRematch(accept) {
-    const challenge = this.incomingRematch;
-    this.incomingRematch = null;
-    this.renderOffers();
-    if (accept) events.expectGame();
-    try {
-      const answer = await api(`/api/board/game/${encodeURIComponent(this.id)}/rematch/${accept ? 'yes' : 'no'}`, { method: 'POST' });
-      if (answer && answer.gameId) this.navigate(`/game/${encodeURIComponent(answer.gameId)}`);
-    } catch (err) {
-      if (err instanceof ApiError && err.routeMissing && challenge) {
-        try {
-          await api(`/api/challenge/${encodeURIComponent(challenge.id)}/${accept ? 'accept' : 'decline'}`, { method: 'POST' });
-        } catch (inner) {
-          showError(inner);
-        }
-      } else showError(err);
-    }
-    if (challenge) events.dropChallenge(challenge.id);
-  }
-
-  // ----- clocks -----
-
-  tick() {
-    if (this.destroyed) return;
-    this.updateClocks();
-    this.raf = requestAnimationFrame(this.tick);
-  }
-
-  clockNow(color) {
-    const c = this.clock;
-    if (!c || typeof c[color] !== 'number') return null;
-    const elapsed = c.running === color ? performance.now() - c.at : 0;
-    return Math.max(0, c[color] - elapsed);
-  }
-
-  /** Moves `color` has left before the next time control (6.3), if any. */
-  controlNote(color) {
-    const left = this.state && this.state.movesToControl && this.state.movesToControl[color];
-    return typeof left === 'number'
-      ? h('span', { class: 'clock-control', 'data-testid': `control-${color}` }, t('game.movesToControl', { n: left }))
-      : null;
-  }
-
-  /** Whether this player may claim the opponent's fallen flag now. */
-  flagCanBeClaimed() {
-    const ruleset = this.full && this.full.ruleset;
-    if (!this.myColor || !FLAG_CLAIMED.has(ruleset)) return false;
-    const theirs = this.clockNow(opposite(this.myColor));
-    const mine = this.clockNow(this.myColor);
-    return theirs !== null && mine !== null && theirs <= 0 && mine > 0;
-  }
-
-  updateClocks() {
-    if (this.isPlaying() && this.flagCanBeClaimed() !== Boolean(this.flagClaimShown)) {
-      this.flagClaimShown = this.flagCanBeClaimed();
-      this.renderControls();
-    }
-    if (!this.clockEls || !this.clock) return;
-    for (const color of ['white', 'black']) {
-      const el = this.clockEls[color];
-      if (!el) continue;
-      const ms = this.clockNow(color);
-      if (ms === null) continue;
-      const text = formatClock(ms);
-      const timeEl = el.firstChild;
-      if (timeEl.textContent !== text) timeEl.textContent = text;
-      const running = this.clock.running === color;
-      el.classList.toggle('running', running);
-      el.classList.toggle('low', ms < LOW_TIME_MS);
-      const moveEl = el.lastChild;
-      if (running && this.clock.moveTime !== null) {
-        const left = Math.max(0, this.clock.moveTime - (performance.now() - this.clock.at));
-        const moveText = t('game.moveTime', { time: formatClock(left) });
-        if (moveEl.textContent !== moveText) moveEl.textContent = moveText;
-        moveEl.classList.toggle('low', left < LOW_TIME_MS);
-      } else if (moveEl.textContent) moveEl.textContent = '';
-      if (running && color === this.myColor && ms < LOW_TIME_MS && !this.lowTimeWarned) {
-        this.lowTimeWarned = true;
-        sound.play('lowtime');
-        announce(t('game.lowTime'));
-      }
-    }
-  }
 }
+
+Object.assign(GamePage.prototype, socketMethods, clockMethods, controlMethods, inputMethods);
