@@ -48,6 +48,8 @@ enum Command {
     /// Manage accounts.
     #[command(subcommand)]
     User(commands::admin::UserCommand),
+    /// The reports users sent to the operators: list them, close them.
+    Reports(commands::reports::Args),
     /// Manage API tokens.
     #[command(subcommand)]
     Token(commands::admin::TokenCommand),
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
+        Some(Command::Reports(args)) => commands::reports::run(args),
         Some(Command::Db(cmd)) => commands::db::db(cmd),
         // Exit statuses of their own (2 for bad input), as pairing programs have.
         Some(Command::Tournament(cmd)) => return commands::tournament::run(cmd),

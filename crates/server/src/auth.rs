@@ -184,6 +184,12 @@ pub fn needed_scopes(method: &Method, path: &str) -> &'static [Scope] {
         || (path.starts_with("/api/lobby/seeks/") && path.ends_with("/accept"))
     {
         PLAY
+    } else if path.starts_with("/api/rel/") {
+        if method == Method::GET {
+            &[Scope::Other("follow:read")]
+        } else {
+            &[Scope::Other("follow:write")]
+        }
     } else if path == "/api/stream/event" {
         &[Scope::BoardPlay, Scope::BotPlay, Scope::ChallengeRead]
     } else if path == "/api/challenge" || path.starts_with("/api/challenge/") {

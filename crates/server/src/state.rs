@@ -30,6 +30,7 @@ use crate::services::game_news::GameNews;
 use crate::services::games::Games;
 use crate::services::lobby::Lobby;
 use crate::services::ratings::Ratings;
+use crate::services::safety::Safety;
 use crate::services::tokens::Tokens;
 use crate::services::tournaments::Tournaments;
 
@@ -111,6 +112,8 @@ pub struct AppState {
     pub computer: Arc<Computer>,
     /// Games' chat.
     pub chat: Arc<Chat>,
+    /// Blocks and reports.
+    pub safety: Arc<Safety>,
     /// Ratings.
     pub ratings: Arc<Ratings>,
     /// Exports.
@@ -179,6 +182,7 @@ impl AppState {
             arbiters.clone(),
         );
         news.subscribe(tournaments.clone());
+        let safety = Arc::new(Safety::new(store.clone(), limits.clone()));
         let state = AppState {
             accounts: Arc::new(Accounts::new(
                 store.clone(),
@@ -194,7 +198,8 @@ impl AppState {
                 config.max_pending_challenges,
                 cluster.clone(),
             ),
-            lobby: Arc::new(Lobby::new(games.clone(), ratings.clone())),
+            lobby: Arc::new(Lobby::new(games.clone(), ratings.clone(), safety.clone())),
+            safety,
             computer: Arc::new(Computer::default()),
             chat: Arc::new(Chat::new(
                 store.clone(),

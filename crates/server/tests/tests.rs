@@ -1210,4 +1210,5 @@ mod lichess_reads;
 mod lobby_socket;
 mod online_play;
 mod openapi;
+mod safety;
 mod seat;

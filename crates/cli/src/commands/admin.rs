@@ -1,4 +1,4 @@
-//! `caissa user create|grant|revoke` and `caissa token create`: accounts and
+//! `caissa user create|grant|revoke|close` and `caissa token create`: accounts and
 //! tokens for operators and tests.
 
 use anyhow::Context;
@@ -26,6 +26,15 @@ pub enum UserCommand {
         name: String,
         /// The right: arbiter.
         right: String,
+        /// Database URL.
+        #[arg(long, default_value = "sqlite://caissa.db")]
+        db: String,
+    },
+    /// Close an account for good (it can no longer sign in; its name and
+    /// games stay).
+    Close {
+        /// The account's name.
+        name: String,
         /// Database URL.
         #[arg(long, default_value = "sqlite://caissa.db")]
         db: String,
@@ -86,6 +95,7 @@ pub fn user(cmd: UserCommand) -> anyhow::Result<()> {
         UserCommand::Create { name, password, db } => create(name, password, db),
         UserCommand::Grant { name, right, db } => change_right(&name, &right, &db, true),
         UserCommand::Revoke { name, right, db } => change_right(&name, &right, &db, false),
+        UserCommand::Close { name, db } => super::reports::close_account(&name, &db),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod replay;
+pub mod reports;
 pub mod serve;
 pub mod tournament;
 pub mod uci;

@@ -36,6 +36,8 @@ pub enum Kind {
     NamedLogin,
     /// New guests, per source.
     Guest,
+    /// Reports to the operators, per user.
+    Report,
 }
 
 /// A bucket's size and refill rate.
@@ -65,6 +67,8 @@ impl Kind {
             Kind::NamedLogin => (5.0, 12_000.0),
             // 30 at once, then one every 10 s.
             Kind::Guest => (30.0, 10_000.0),
+            // 5 at once, then one every 5 minutes.
+            Kind::Report => (5.0, 300_000.0),
         };
         Budget { burst, refill_ms }
     }
@@ -78,6 +82,7 @@ impl Kind {
             Kind::Login => "login attempts from this address",
             Kind::NamedLogin => "failed logins for this name from this address",
             Kind::Guest => "new guests from this address",
+            Kind::Report => "reports",
         }
     }
 }

@@ -30,6 +30,7 @@ use crate::services::chat::Chat;
 use crate::services::events::UserEvents;
 use crate::services::games::Games;
 use crate::services::ratings::Ratings;
+use crate::services::safety::Safety;
 use crate::services::tokens::Tokens;
 use crate::state::AppState;
 
@@ -147,11 +148,12 @@ async fn online(
         (status = 404, description = "No such game", body = ErrorBody)))]
 async fn game_stream(
     State(games): State<Arc<Games>>,
+    State(safety): State<Arc<Safety>>,
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let user = bot(user)?;
-    stream_game(&games, &id, Some(user.id)).await
+    stream_game(&games, &safety, &id, Some(user.id)).await
 }
 
 /// Plays a move (UCI) and presses the clock, with `offeringDraw` as the Board API.

@@ -26,6 +26,7 @@ pub mod games;
 pub mod hub;
 pub mod internal;
 pub mod lobby;
+pub mod safety;
 pub mod session;
 pub mod site;
 pub mod socket;
@@ -74,6 +75,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(site::router())
         .merge(account::router())
         .merge(tokens::router())
+        .merge(safety::router())
         .merge(users::router())
         .merge(challenges::router())
         .merge(lobby::router())

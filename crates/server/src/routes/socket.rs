@@ -11,6 +11,7 @@
 //! socket the server has said nothing on for 20 s gets a ping; a client that
 //! answers nothing (no message, no pong) for a minute is disconnected.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +39,7 @@ use crate::routes::docs::ErrorBody;
 use crate::routes::session::{bearer_token, cookie, SESSION_COOKIE};
 use crate::services::accounts::Accounts;
 use crate::services::games::{Found, Games};
+use crate::services::safety::Safety;
 use crate::services::tokens::{Tokens, TOKEN_TTL};
 use crate::state::AppState;
 
@@ -155,6 +157,7 @@ pub struct SocketQuery {
 #[allow(clippy::too_many_arguments)]
 async fn game_socket(
     State(games): State<Arc<Games>>,
+    State(safety): State<Arc<Safety>>,
     State(tokens): State<Arc<Tokens>>,
     State(accounts): State<Arc<Accounts>>,
     State(limits): State<Arc<RateLimits>>,
@@ -202,9 +205,11 @@ async fn game_socket(
             _ => None,
         },
     };
+    let hidden = safety.hidden_for(user).await?;
     let seat = Seat {
         handle,
         user,
+        hidden,
         token_hash,
         tokens,
         limits,
@@ -237,6 +242,8 @@ struct TokenChecked {
 struct Seat {
     handle: GameHandle,
     user: Option<i64>,
+    /// The (lower-cased) names whose chat lines the user blocks.
+    hidden: HashSet<String>,
     token_hash: Option<String>,
     tokens: Arc<Tokens>,
     limits: Arc<RateLimits>,
@@ -391,7 +398,7 @@ impl Seat {
                         // Only when the game itself is gone.
                         None => break,
                     };
-                    if line.room != room {
+                    if line.room != room || self.hidden.contains(&line.username.to_lowercase()) {
                         continue;
                     }
                     let message = json!({ "t": "chat", "type": "chatLine", "room": line.room.name(), "username": line.username, "text": line.text });

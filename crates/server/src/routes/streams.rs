@@ -3,6 +3,7 @@
 //! Each stream is driven by its reader: a line is made when the connection can
 //! take one, so a reader who does not read holds nothing but its own place.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,6 +28,7 @@ use crate::services::accounts::is_bot;
 use crate::services::challenges::Challenges;
 use crate::services::events::UserEvents;
 use crate::services::games::{Found, Games};
+use crate::services::safety::Safety;
 use crate::state::AppState;
 
 /// The keep-alive of an event stream, as lichess sends it.
@@ -105,6 +107,8 @@ struct GameStream {
     chat: broadcast::Receiver<ChatLine>,
     /// The reader's colour, if a player.
     color: Option<Color>,
+    /// The (lower-cased) names whose chat lines the reader blocks.
+    hidden: HashSet<String>,
     /// Whether the opponent was away when last told.
     opponent_was_gone: bool,
     /// Lines to send before waiting for news.
@@ -115,7 +119,7 @@ struct GameStream {
 }
 
 impl GameStream {
-    async fn start(handle: GameHandle, user: Option<i64>) -> GameStream {
+    async fn start(handle: GameHandle, user: Option<i64>, hidden: HashSet<String>) -> GameStream {
         // The clocks as they are now, not as at the last move.
         let (now, changes) = handle.follow_from_now().await;
         let color = user.and_then(|u| handle.color_of(u));
@@ -142,6 +146,7 @@ impl GameStream {
             presence,
             chat,
             color,
+            hidden,
             opponent_was_gone,
             queued,
             finished,
@@ -182,6 +187,7 @@ impl GameStream {
                 }
                 // The players' streams carry the chat, as on lichess.
                 line = self.chat.recv(), if self.color.is_some() => match line {
+                    Ok(line) if self.hidden.contains(&line.username.to_lowercase()) => continue,
                     Ok(line) => {
                         let value = json!({ "type": "chatLine", "room": line.room.name(), "username": line.username, "text": line.text });
                         return Some(json_line(&value));
@@ -199,6 +205,7 @@ impl GameStream {
 /// present; an empty line every few seconds finds out when it is gone.
 pub(crate) async fn stream_game(
     games: &Games,
+    safety: &Safety,
     id: &str,
     user: Option<i64>,
 ) -> Result<Response, ApiError> {
@@ -210,7 +217,8 @@ pub(crate) async fn stream_game(
             return Ok(ndjson(futures_util::stream::iter([line])));
         }
     };
-    let stream = GameStream::start(handle, user).await;
+    let hidden = safety.hidden_for(user).await?;
+    let stream = GameStream::start(handle, user, hidden).await;
     let lines = futures_util::stream::unfold(stream, |mut s| async move {
         let line = s.next().await?;
         Some((line, s))
@@ -228,10 +236,11 @@ pub(crate) async fn stream_game(
         (status = 404, description = "No such game", body = ErrorBody)))]
 async fn game_stream(
     State(games): State<Arc<Games>>,
+    State(safety): State<Arc<Safety>>,
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    stream_game(&games, &id, Some(user.id)).await
+    stream_game(&games, &safety, &id, Some(user.id)).await
 }
 
 /// A spectator's view of a game: the same stream without an account (and
@@ -243,9 +252,10 @@ async fn game_stream(
         (status = 404, description = "No such game", body = ErrorBody)))]
 async fn watch_game(
     State(games): State<Arc<Games>>,
+    State(safety): State<Arc<Safety>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    stream_game(&games, &id, None).await
+    stream_game(&games, &safety, &id, None).await
 }
 
 /// The stream routes.

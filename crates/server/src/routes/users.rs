@@ -18,10 +18,12 @@ use crate::http::error::ApiError;
 use crate::http::fields::Params;
 use crate::routes::docs::ErrorBody;
 use crate::routes::games::site_of;
+use crate::routes::session::MaybeAuthed;
 use crate::services::accounts::Accounts;
 use crate::services::events::UserEvents;
 use crate::services::games::Games;
 use crate::services::ratings::Ratings;
+use crate::services::safety::Safety;
 use crate::state::AppState;
 
 /// Most users `/api/users/status` takes at once (lichess's).
@@ -64,11 +66,13 @@ async fn leaderboard(
 #[utoipa::path(get, path = "/api/user/{username}", tag = "users", security(()),
     params(("username" = String, Path, description = "The user's name, any case")),
     responses(
-        (status = 200, description = "`{id, username, url, title?, createdAt, perfs, playTime: {total, tv}, ladder: {points, games, level}}` (`title`: `BOT` for a bot)", body = Object),
+        (status = 200, description = "`{id, username, url, title?, createdAt, perfs, playTime: {total, tv}, ladder: {points, games, level}, disabled?, blocking?}` (`title`: `BOT` for a bot; `disabled`: a closed account, as lichess; `blocking`: whether the signed-in viewer blocks this user)", body = Object),
         (status = 404, description = "No such user", body = ErrorBody)))]
 async fn profile(
     State(accounts): State<Arc<Accounts>>,
     State(ratings): State<Arc<Ratings>>,
+    State(safety): State<Arc<Safety>>,
+    MaybeAuthed(viewer): MaybeAuthed,
     Path(username): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
@@ -90,6 +94,12 @@ async fn profile(
     });
     if let Some(title) = &user.title {
         profile["title"] = json!(title);
+    }
+    if user.closed_at.is_some() {
+        profile["disabled"] = json!(true);
+    }
+    if let Some(viewer) = viewer.filter(|v| v.id != user.id) {
+        profile["blocking"] = json!(safety.blocks(viewer.id, user.id).await?);
     }
     Ok(Json(profile))
 }
@@ -140,6 +150,9 @@ async fn users_by_id(
         });
         if let Some(title) = &user.title {
             shown["title"] = json!(title);
+        }
+        if user.closed_at.is_some() {
+            shown["disabled"] = json!(true);
         }
         users.push(shown);
     }

@@ -90,16 +90,7 @@ impl Accounts {
         source: IpAddr,
     ) -> Result<User, ApiError> {
         valid_name(name)?;
-        if password.chars().count() < 8 {
-            return Err(ApiError::BadRequest(
-                "the password needs at least 8 characters".into(),
-            ));
-        }
-        if password.len() > 1024 {
-            return Err(ApiError::BadRequest(
-                "the password is longer than 1024 bytes".into(),
-            ));
-        }
+        valid_password(password, "password")?;
         self.limits.take_source(source, Kind::Register)?;
         if self.store.user_by_name(name).await?.is_some() {
             return Err(ApiError::Conflict(format!("the name {name:?} is taken")));
@@ -137,12 +128,86 @@ impl Accounts {
             None => false,
         };
         match (ok, user) {
+            (true, Some(user)) if user.closed_at.is_some() => Err(ApiError::Forbidden(format!(
+                "the account {:?} is closed",
+                user.name
+            ))),
             (true, Some(user)) => {
                 self.limits.refill_name_from(name, source);
                 Ok(user)
             }
             _ => Err(ApiError::LoginFailed),
         }
+    }
+
+    /// Checks `user`'s password as a login does (the same lockout after
+    /// failures): the proof asked before changing the password or closing
+    /// the account.
+    async fn confirm(&self, user: &User, password: &str, source: IpAddr) -> Result<(), ApiError> {
+        let Some(hash) = user.password_hash.clone() else {
+            return Err(ApiError::BadRequest(
+                "this account has no password (a guest's or one made for API tokens)".into(),
+            ));
+        };
+        self.limits.take_name_from(&user.name, source)?;
+        let password = password.to_string();
+        if self
+            .hashing(move || auth::verify_password(&password, &hash))
+            .await?
+        {
+            self.limits.refill_name_from(&user.name, source);
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden(
+                "currentPassword: that is not the account's password".into(),
+            ))
+        }
+    }
+
+    /// Replaces `user`'s password after checking the current one, and ends
+    /// every other session of theirs (a stolen cookie stops working); the
+    /// session `keep` (the one asking) goes on.
+    pub async fn change_password(
+        &self,
+        user: &User,
+        current: &str,
+        new: &str,
+        source: IpAddr,
+        keep: Option<&str>,
+    ) -> Result<u64, ApiError> {
+        self.confirm(user, current, source).await?;
+        valid_password(new, "newPassword")?;
+        if new == current {
+            return Err(ApiError::BadRequest(
+                "newPassword: the new password is the current one".into(),
+            ));
+        }
+        let new = new.to_string();
+        let hash = self.hashing(move || auth::hash_password(&new)).await??;
+        self.store.set_password(user.id, &hash).await?;
+        let keep = keep.map(auth::token_hash);
+        Ok(self
+            .store
+            .delete_sessions_of(user.id, keep.as_deref())
+            .await?)
+    }
+
+    /// Closes `user`'s account after checking its password (by its owner).
+    pub async fn close_own(
+        &self,
+        user: &User,
+        password: &str,
+        source: IpAddr,
+    ) -> Result<(), ApiError> {
+        self.confirm(user, password, source).await?;
+        self.close(user).await
+    }
+
+    /// Closes `user`'s account for good: it can no longer sign in; its
+    /// sessions, tokens and waiting challenges are gone from the store.
+    pub async fn close(&self, user: &User) -> Result<(), ApiError> {
+        self.store.close_account(user.id, now_ms() as i64).await?;
+        Ok(())
     }
 
     /// A new guest account with a generated name.
@@ -250,6 +315,22 @@ impl Accounts {
     }
 }
 
+/// A password people may choose (in the field `field`): 8 characters or
+/// more, 1024 bytes at most.
+fn valid_password(password: &str, field: &str) -> Result<(), ApiError> {
+    if password.chars().count() < 8 {
+        return Err(ApiError::BadRequest(format!(
+            "{field}: the password needs at least 8 characters"
+        )));
+    }
+    if password.len() > 1024 {
+        return Err(ApiError::BadRequest(format!(
+            "{field}: the password is longer than 1024 bytes"
+        )));
+    }
+    Ok(())
+}
+
 /// A name people may register: 2 to 20 letters, digits, `_` or `-`, not the
 /// computer's and not looking like a guest's.
 pub fn valid_name(name: &str) -> Result<(), ApiError> {
@@ -343,6 +424,7 @@ mod tests {
     fn guests_are_told_apart_from_players_and_the_computer() {
         let user = |name: &str, password: Option<&str>| User {
             title: None,
+            closed_at: None,
             id: 1,
             name: name.into(),
             password_hash: password.map(str::to_string),

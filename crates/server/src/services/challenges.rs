@@ -199,6 +199,20 @@ impl Challenges {
     /// Keeps a challenge open (stored first) and tells both players, as
     /// lichess does: the challenge as kept, with the players' ratings.
     pub async fn offer(&self, mut c: Challenge) -> Result<Challenge, ApiError> {
+        if let Some(dest) = &c.dest {
+            if dest.closed_at.is_some() {
+                return Err(ApiError::BadRequest(format!(
+                    "the account of {} is closed",
+                    dest.name
+                )));
+            }
+            if self.store.blocks(dest.id, c.challenger.id).await? {
+                return Err(ApiError::BadRequest(format!(
+                    "{} does not accept challenges from you",
+                    dest.name
+                )));
+            }
+        }
         c.ratings = self.ratings_of(&c).await;
         {
             let entries = self.lock();

@@ -123,7 +123,7 @@ impl Chat {
 
     /// The last lines of a game's chat that `user` reads, oldest first, live or
     /// finished: the players' room for its players, the spectators' room for
-    /// anyone else.
+    /// anyone else; without the lines of those `user` blocks.
     pub async fn lines(&self, id: &str, user: i64) -> Result<Vec<Said>, ApiError> {
         let (players, _) = self.players(id).await?;
         let room = if players.contains(&user) {
@@ -132,8 +132,14 @@ impl Chat {
             Room::Spectator
         };
         let lines = self.store.chat_lines(id, room.name(), KEPT).await?;
+        let blocked = self.store.blocked_by(user).await?;
         Ok(lines
             .into_iter()
+            .filter(|l| {
+                !blocked
+                    .iter()
+                    .any(|b| b.name.eq_ignore_ascii_case(&l.username))
+            })
             .map(|l| Said {
                 username: l.username,
                 text: l.text,

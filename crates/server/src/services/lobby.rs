@@ -1,6 +1,8 @@
 //! The lobby: open seeks (someone waiting for any opponent on the same terms),
-//! paired as soon as a compatible one comes, or taken from the list.
+//! paired as soon as a compatible one comes, or taken from the list. Two
+//! users of whom one blocks the other are never paired.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use caissa_arbiter::{GameSetup, Ruleset, TimeControl};
@@ -13,6 +15,7 @@ use crate::live::view::GameSource;
 use crate::services::accounts::{is_bot, is_guest};
 use crate::services::games::Games;
 use crate::services::ratings::Ratings;
+use crate::services::safety::Safety;
 
 /// Open seeks one user may have at once.
 const MAX_SEEKS_PER_USER: usize = 5;
@@ -42,6 +45,8 @@ pub struct Seek {
     pub terms: SeekTerms,
     /// The seeker's rating at the seek's speed.
     pub rating: u32,
+    /// The users the seeker blocks.
+    avoid: HashSet<i64>,
     /// Told when the seek is taken, so the seeker's request ends.
     done: oneshot::Sender<()>,
 }
@@ -63,6 +68,7 @@ pub struct Listed {
 pub struct Lobby {
     games: Arc<Games>,
     ratings: Arc<Ratings>,
+    safety: Arc<Safety>,
     seeks: Mutex<Vec<Seek>>,
 }
 
@@ -72,10 +78,11 @@ fn accepts(range: Option<(u32, u32)>, rating: u32) -> bool {
 
 impl Lobby {
     /// An empty lobby whose games start in `games`.
-    pub fn new(games: Arc<Games>, ratings: Arc<Ratings>) -> Lobby {
+    pub fn new(games: Arc<Games>, ratings: Arc<Ratings>, safety: Arc<Safety>) -> Lobby {
         Lobby {
             games,
             ratings,
+            safety,
             seeks: Mutex::default(),
         }
     }
@@ -102,10 +109,13 @@ impl Lobby {
             .ratings
             .rating_of(user.id, terms.time_control.speed())
             .await;
+        let avoid = self.avoided_by(user.id).await?;
         let matched = {
             let mut seeks = self.lock();
             let compatible = |s: &Seek| {
                 s.user.id != user.id
+                    && !s.avoid.contains(&user.id)
+                    && !avoid.contains(&s.user.id)
                     && s.terms.rated == terms.rated
                     && s.terms.ruleset == terms.ruleset
                     && s.terms.time_control == terms.time_control
@@ -137,6 +147,7 @@ impl Lobby {
                 user,
                 terms,
                 rating,
+                avoid,
                 done,
             });
             return Ok((id, Some(wait)));
@@ -157,6 +168,12 @@ impl Lobby {
                 return Err(ApiError::BadRequest(
                     "you cannot accept your own seek".into(),
                 ));
+            }
+            if seeks[i].avoid.contains(&user.id) {
+                return Err(ApiError::Forbidden(format!(
+                    "{} does not accept games from you",
+                    seeks[i].user.name
+                )));
             }
             if seeks[i].terms.rated && is_guest(&user) {
                 return Err(ApiError::Forbidden(
@@ -238,6 +255,22 @@ impl Lobby {
     /// Withdraws a seek (its seeker went away).
     pub fn cancel(&self, id: &str) {
         self.lock().retain(|s| s.id != id);
+    }
+
+    /// Withdraws every seek of `user` (whose account is closing).
+    pub fn withdraw_all_of(&self, user: i64) {
+        self.lock().retain(|s| s.user.id != user);
+    }
+
+    /// The ids of the users `user` blocks.
+    async fn avoided_by(&self, user: i64) -> Result<HashSet<i64>, ApiError> {
+        Ok(self
+            .safety
+            .blocked_by(user)
+            .await?
+            .into_iter()
+            .map(|u| u.id)
+            .collect())
     }
 }
 

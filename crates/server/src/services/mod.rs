@@ -15,5 +15,6 @@ pub mod game_news;
 pub mod games;
 pub mod lobby;
 pub mod ratings;
+pub mod safety;
 pub mod tokens;
 pub mod tournaments;

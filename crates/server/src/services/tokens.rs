@@ -89,12 +89,17 @@ impl Tokens {
     /// the answer. Whether the user had it.
     pub async fn revoke(&self, user: i64, hash: &str) -> Result<bool, ApiError> {
         let revoked = self.store.delete_token(user, hash).await?;
+        self.forget(hash);
+        Ok(revoked)
+    }
+
+    /// Forgets a token deleted from the store, here and on the other nodes.
+    pub fn forget(&self, hash: &str) {
         self.cache.forget(hash);
         self.cluster.tell(Message::Token {
             from: self.cluster.generation(),
             hash: hash.to_string(),
         });
-        Ok(revoked)
     }
 }
 
@@ -103,11 +108,7 @@ impl Tokens {
     /// and on the other nodes, so no request sees them as they were.
     pub async fn user_changed(&self, user: i64) -> Result<(), ApiError> {
         for token in self.store.tokens_of(user).await? {
-            self.cache.forget(&token.hash);
-            self.cluster.tell(Message::Token {
-                from: self.cluster.generation(),
-                hash: token.hash,
-            });
+            self.forget(&token.hash);
         }
         Ok(())
     }
@@ -186,6 +187,7 @@ mod tests {
     fn anna() -> Known {
         let user = User {
             title: None,
+            closed_at: None,
             id: 1,
             name: "Anna".into(),
             password_hash: None,
