@@ -36,6 +36,7 @@ test('every page passes an accessibility audit, and is photographed at 1366×800
       tournaments: '/tournaments',
       leaderboard: '/leaderboard',
       settings: '/settings',
+      account: '/account',
       profile: `/@/${name}`,
       game: path,
       arbiter: '/arbiter',

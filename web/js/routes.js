@@ -11,6 +11,7 @@ export const ROUTES = [
   { re: /^\/login\/?$/, page: 'auth', extra: { mode: 'login' } },
   { re: /^\/register\/?$/, page: 'auth', extra: { mode: 'register' } },
   { re: /^\/settings\/?$/, page: 'settings' },
+  { re: /^\/account\/?$/, page: 'account' },
   { re: /^\/arbiter\/?$/, page: 'arbiter' },
   { re: /^\/tournaments\/?$/, page: 'tournaments' },
   { re: /^\/leaderboard\/?$/, page: 'leaderboard' },

@@ -13,6 +13,7 @@ export const DEFAULTS = Object.freeze({
   premove: true,
   animation: true,
   scheme: 'system', // system | light | dark
+  chatMuted: false, // hides every game's chat
 });
 
 export const CHOICES = Object.freeze({

@@ -391,3 +391,71 @@ async fn the_analysis_board_gets_the_engines_evaluation() {
     assert!(body["error"].as_str().unwrap().contains("fen"), "{body}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn the_evaluation_of_the_position_shown_deepens_until_the_search_ends() {
+    let db = temp_db("analysis-stream");
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let stream = |fen: &str, multipv: &str| {
+        client
+            .get(server.url("/api/analysis/stream"))
+            .query(&[("fen", fen), ("multiPv", multipv)])
+            .send()
+    };
+    // The Italian game, two lines: a line per completed depth, each deeper.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    let resp = stream(fen, "2").await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    assert_eq!(resp.headers()["content-type"], "application/x-ndjson");
+    let text = resp.text().await.unwrap();
+    let answers: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(answers.len() >= 5, "{text}");
+    let depths: Vec<i64> = answers
+        .iter()
+        .map(|a| a["depth"].as_i64().unwrap())
+        .collect();
+    assert!(
+        depths.windows(2).all(|w| w[0] < w[1]),
+        "depth rises: {depths:?}"
+    );
+    for answer in &answers {
+        assert_eq!(answer["fen"], fen);
+        let pvs = answer["pvs"].as_array().unwrap();
+        assert_eq!(pvs.len(), 2, "{answer}");
+        assert_ne!(pvs[0]["moves"], pvs[1]["moves"], "{answer}");
+    }
+    // The deepest answer is what the quick evaluation gives from now on.
+    let quick: Value = client
+        .get(server.url("/api/cloud-eval"))
+        .query(&[("fen", fen), ("multiPv", "2")])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(&quick, answers.last().unwrap());
+    // A mate in one is found with White's sign, and a finished position has one answer.
+    let text = stream("3r2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", "1")
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["pvs"][0]["mate"], -1, "{last}");
+    let mated = stream("3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", "1")
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(mated.lines().count(), 1, "{mated}");
+    let bad = stream("8/8/8/8/8/8/8/8 w - - 0 1", "1").await.unwrap();
+    assert_eq!(bad.status().as_u16(), 400);
+    server.task.abort();
+}

@@ -156,6 +156,7 @@ fn the_document_still_names_every_path_it_named_before() {
         "/api/board/game/{id}/rematch/{accept}",
         "/api/lobby/seeks",
         "/api/cloud-eval",
+        "/api/analysis/stream",
         "/api/lobby/seeks/{id}/accept",
         "/game/export/{id}",
         "/api/games/user/{username}",

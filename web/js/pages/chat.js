@@ -2,11 +2,21 @@
 // signed in in the spectators' room (as on lichess). Lines are sent over HTTP and
 // arrive, everyone's own included, on the game's socket; after the game the
 // socket is closed, so the room is read again every few seconds (and after each
-// line sent) while the page is open.
+// line sent) while the page is open. The viewer may mute every game's chat (a
+// setting), and report someone else's line to the operators.
 
 import { api, session } from '../api.js';
 import { t } from '../i18n.js';
+import * as settings from '../settings.js';
+import { icon } from '../icons.js';
 import { h, replace, showError } from '../ui.js';
+
+/** Whether `viewer` (a username, or null) may report `line`: someone else's. */
+export function reportable(line, viewer) {
+  return !!viewer && !!line.username && line.username.toLowerCase() !== viewer.toLowerCase();
+}
+
+const lineKey = (l) => `${l.username}\n${l.text}`;
 
 const MAX_CHARS = 140;
 /** How often the room is read again once the game's socket has closed. */
@@ -23,6 +33,8 @@ export class ChatPanel {
     this.lines = [];
     this.el = h('section', { class: 'chat', 'data-testid': 'chat' });
     this.poller = null;
+    /** The lines reported from this page, by lineKey. */
+    this.reported = new Set();
   }
 
   /** Reads the room again every few seconds: the socket carries no more lines. */
@@ -62,9 +74,9 @@ export class ChatPanel {
     try {
       const lines = await api(`/api/board/game/${encodeURIComponent(this.gameId)}/chat`);
       // Lines that came over the socket while the history was on its way stay.
-      const seen = new Set(lines.map((l) => `${l.user}\n${l.text}`));
-      this.lines = [...lines.map((l) => ({ username: l.user, text: l.text })),
-        ...this.lines.filter((l) => !seen.has(`${l.username}\n${l.text}`))];
+      const fresh = lines.map((l) => ({ username: l.user, text: l.text }));
+      const seen = new Set(fresh.map(lineKey));
+      this.lines = [...fresh, ...this.lines.filter((l) => !seen.has(lineKey(l)))];
       this.renderLines();
     } catch (err) {
       showError(err);
@@ -81,13 +93,34 @@ export class ChatPanel {
   async send(input) {
     const text = input.value.trim();
     if (!text) return;
+    this.tell('');
     try {
       await api(`/api/board/game/${encodeURIComponent(this.gameId)}/chat`, { form: { room: this.room, text } });
       input.value = '';
       if (!this.socketOpen()) await this.reload();
     } catch (err) {
-      showError(err);
+      this.tell(err.message, true);
     }
+  }
+
+  /** Reports `line` (insults, harassment or spam) to the operators. */
+  async report(line) {
+    this.tell('');
+    try {
+      await api('/api/report', { json: { username: line.username, reason: 'comm', text: line.text, gameId: this.gameId } });
+      this.reported.add(lineKey(line));
+      this.tell(t('chat.reported', { name: line.username }));
+    } catch (err) {
+      this.tell(err.message, true);
+    }
+    this.renderLines();
+  }
+
+  /** Says how sending or reporting went, under the chat (`error`: it failed). */
+  tell(text, error = false) {
+    if (!this.errorEl) return;
+    this.errorEl.textContent = error ? text : '';
+    this.noteEl.textContent = error ? '' : text;
   }
 
   render() {
@@ -95,12 +128,33 @@ export class ChatPanel {
       replace(this.el);
       return;
     }
+    const muted = settings.get('chatMuted');
+    const head = h('div', { class: 'chat-head' },
+      h('h2', { class: 'chat-title' }, this.room === 'player' ? t('chat.players') : t('chat.spectators')),
+      h('label', { class: 'check chat-mute' },
+        h('input', {
+          type: 'checkbox', id: 'chat-muted', checked: muted,
+          onchange: (e) => {
+            settings.update({ chatMuted: e.target.checked });
+            this.render();
+            this.el.querySelector('#chat-muted')?.focus();
+          },
+        }),
+        h('span', {}, t('chat.mute'))));
+    if (muted) {
+      this.list = null;
+      this.errorEl = null;
+      replace(this.el, head, h('p', { class: 'muted', 'data-testid': 'chat-muted' }, t('chat.muted')));
+      return;
+    }
     this.list = h('ol', { class: 'chat-lines', 'aria-live': 'polite', 'aria-label': t('chat.title') });
+    this.errorEl = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'chat-error' });
+    this.noteEl = h('p', { class: 'ok-text chat-note', role: 'status', 'data-testid': 'chat-note' });
     const input = h('input', {
       id: 'chat-input', maxlength: MAX_CHARS, autocomplete: 'off', placeholder: t('chat.placeholder'),
     });
     replace(this.el,
-      h('h2', { class: 'chat-title' }, this.room === 'player' ? t('chat.players') : t('chat.spectators')),
+      head,
       this.list,
       h('form', {
         class: 'chat-form',
@@ -111,14 +165,35 @@ export class ChatPanel {
       },
       h('label', { for: 'chat-input', class: 'sr-only' }, t('chat.title')),
       input,
-      h('button', { type: 'submit', class: 'button' }, t('chat.send'))));
+      h('button', { type: 'submit', class: 'button' }, t('chat.send'))),
+      this.errorEl,
+      this.noteEl);
     this.renderLines();
   }
 
   renderLines() {
     if (!this.list) return;
+    const me = session.user ? session.user.username : null;
     replace(this.list, ...this.lines.map((l) => h('li', { class: 'chat-line' },
-      h('span', { class: 'chat-user' }, l.username), ' ', h('span', { class: 'chat-text' }, l.text))));
+      h('span', { class: 'chat-user' }, l.username), ' ', h('span', { class: 'chat-text' }, l.text),
+      reportable(l, me) ? this.reportButton(l) : null)));
     this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  /**
+   * The report action of someone else's line: an icon only, its words in its
+   * name, so that the line reads the same (once reported, it stays marked).
+   */
+  reportButton(line) {
+    const done = this.reported.has(lineKey(line));
+    const label = done ? t('chat.lineReported') : t('chat.report', { name: line.username });
+    return h('button', {
+      type: 'button', class: `chat-report${done ? ' done' : ''}`, 'data-action': 'report-line',
+      'aria-label': label, title: label, disabled: done,
+      onclick: (e) => {
+        e.currentTarget.disabled = true;
+        this.report(line);
+      },
+    }, icon('warning', 16));
   }
 }

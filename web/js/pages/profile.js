@@ -1,7 +1,8 @@
 // A player's page: ratings per speed with their history (SVG chart), the ladder,
-// results and the list of games.
+// results and the list of games; for another signed-in player, blocking them and
+// reporting them to the operators. A closed account's page says so.
 
-import { api, isMe, parseNdjson } from '../api.js';
+import { api, isMe, parseNdjson, session } from '../api.js';
 import { lang, t } from '../i18n.js';
 import { ratingChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
@@ -9,6 +10,9 @@ import { h, replace, setTitle, showError } from '../ui.js';
 import { ratingDiffView } from '../components.js';
 
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
+/** The reasons a report may give, as the server knows them. */
+export const REPORT_REASONS = ['cheat', 'stall', 'boost', 'comm', 'other'];
 
 /** Points still needed for the next level: levels start at 100, 200 ... points. */
 export function nextLevelIn(points) {
@@ -127,14 +131,16 @@ class Profile {
     const series = this.history.map((s) => ({ name: String(s.name).toLowerCase(), label: speedName(String(s.name).toLowerCase()), points: s.points }));
     const chart = ratingChart(series, { locale: lang(), title: t('profile.ratingHistory') });
     const score = tally(this.games, u.username);
+    this.actionsEl = h('div', { class: 'profile-actions' });
+    this.reportEl = h('div', { class: 'report-box' });
+    this.reporting = false;
     replace(this.container,
       h('div', { class: 'profile-head' },
         h('h1', {}, u.title ? h('span', { class: 'user-title', 'data-testid': 'user-title', title: t(u.title === 'BOT' ? 'profile.botLong' : 'profile.title') }, u.title) : null,
           u.title ? ' ' : null, u.username),
         u.createdAt ? h('p', { class: 'muted' }, t('profile.memberSince', { date: new Date(u.createdAt).toLocaleDateString(lang()) })) : null,
-        isMe(u.username) ? h('a', { class: 'button', href: '/settings' }, t('nav.settings'))
-          : h('a', { class: 'button primary', 'data-action': 'challenge', href: `/?opponent=${encodeURIComponent(u.username)}` },
-            t('profile.challenge', { name: u.username }))),
+        this.actionsEl),
+      this.reportEl,
       h('section', { class: 'card', 'aria-labelledby': 'ratings-title' },
         h('h2', { id: 'ratings-title' }, t('profile.ratings')),
         ratingCards.length ? h('div', { class: 'perfs' }, ratingCards) : h('p', { class: 'muted' }, t('profile.noRatings'))),
@@ -154,7 +160,96 @@ class Profile {
         h('p', { 'data-testid': 'tally' }, t('profile.tally', { wins: score.wins, losses: score.losses, draws: score.draws })),
         this.filterForm(),
         this.gamesEl));
+    this.renderActions();
     this.renderGames();
+  }
+
+  /**
+   * The buttons beside the name: one's own settings; another's challenge, block
+   * and report; none for a closed account.
+   */
+  renderActions() {
+    const u = this.user;
+    if (u.disabled) {
+      replace(this.actionsEl, h('p', { class: 'error-text', 'data-testid': 'account-closed' }, t('profile.closed')));
+      return;
+    }
+    if (isMe(u.username)) {
+      replace(this.actionsEl,
+        h('a', { class: 'button', href: '/settings' }, t('nav.settings')),
+        h('a', { class: 'button', href: '/account' }, t('account.title')));
+      return;
+    }
+    const signedIn = !!session.user;
+    replace(this.actionsEl,
+      h('a', { class: 'button primary', 'data-action': 'challenge', href: `/?opponent=${encodeURIComponent(u.username)}` },
+        t('profile.challenge', { name: u.username })),
+      signedIn ? h('button', {
+        type: 'button', class: 'button', 'data-action': 'block', 'aria-pressed': String(!!u.blocking),
+        title: t(u.blocking ? 'profile.unblockHint' : 'profile.blockHint', { name: u.username }),
+        onclick: (e) => this.toggleBlock(e.currentTarget),
+      }, t(u.blocking ? 'profile.unblock' : 'profile.block')) : null,
+      signedIn ? h('button', {
+        type: 'button', class: 'button', 'data-action': 'report', 'aria-expanded': String(!!this.reporting), 'aria-controls': this.reporting ? 'report-form' : null,
+        onclick: () => this.openReport(!this.reporting),
+      }, t('profile.report')) : null,
+      h('p', { class: 'field-error', role: 'alert', 'data-testid': 'block-error' }, this.blockError || ''));
+  }
+
+  async toggleBlock(button) {
+    const u = this.user;
+    button.disabled = true;
+    try {
+      await api(`/api/rel/${u.blocking ? 'unblock' : 'block'}/${encodeURIComponent(u.username)}`, { method: 'POST' });
+      u.blocking = !u.blocking;
+      this.blockError = '';
+    } catch (err) {
+      this.blockError = err.message;
+    }
+    this.renderActions();
+    this.actionsEl.querySelector('[data-action="block"]')?.focus();
+  }
+
+  /** Opens (or closes) the report form under the name. */
+  openReport(open) {
+    this.reporting = open;
+    this.renderActions();
+    if (!open) {
+      replace(this.reportEl);
+      return;
+    }
+    const reason = h('select', { id: 'report-reason' },
+      REPORT_REASONS.map((r) => h('option', { value: r }, t(`report.reason.${r}`))));
+    const text = h('textarea', { id: 'report-text', required: true, maxlength: 2000, rows: 4, 'aria-describedby': 'report-text-hint' });
+    const error = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'report-error' });
+    const submit = h('button', { type: 'submit', class: 'button primary' }, t('report.send'));
+    replace(this.reportEl, h('form', {
+      class: 'card report-form',
+      id: 'report-form',
+      'aria-labelledby': 'report-title',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        error.textContent = '';
+        submit.disabled = true;
+        try {
+          await api('/api/report', { json: { username: this.user.username, reason: reason.value, text: text.value.trim() } });
+          this.reporting = false;
+          this.renderActions();
+          replace(this.reportEl, h('p', { class: 'ok-text', role: 'status', 'data-testid': 'report-done' }, t('report.thanks')));
+        } catch (err) {
+          error.textContent = err.message;
+          submit.disabled = false;
+        }
+      },
+    },
+    h('h2', { id: 'report-title' }, t('report.title', { name: this.user.username })),
+    h('div', { class: 'field' }, h('label', { for: 'report-reason' }, t('report.reason')), reason),
+    h('div', { class: 'field' }, h('label', { for: 'report-text' }, t('report.text')), text,
+      h('p', { class: 'hint', id: 'report-text-hint' }, t('report.textHint'))),
+    error,
+    h('div', { class: 'button-row' }, submit,
+      h('button', { type: 'button', class: 'button', onclick: () => this.openReport(false) }, t('common.cancel')))));
+    reason.focus();
   }
 
   /** Speed, result, rated and opponent: the list follows each change. */

@@ -1,6 +1,7 @@
 // The settings page: board look, sound, language, notation and move confirmation,
-// and the account's API tokens.
+// the account's API tokens, and a link to the account page (password, blocks).
 
+import { session } from '../api.js';
 import { LANGS, lang, setLang, t } from '../i18n.js';
 import * as settings from '../settings.js';
 import { Board } from '../board.js';
@@ -61,6 +62,7 @@ class SettingsPage {
     const previewHost = h('div', { class: 'board-host preview-board' });
     replace(this.container,
       h('h1', {}, t('nav.settings')),
+      session.user ? h('p', {}, h('a', { href: '/account', 'data-testid': 'account-link' }, t('account.manage'))) : null,
       h('div', { class: 'settings-layout' },
         h('form', { class: 'card settings-form', onsubmit: (e) => e.preventDefault() },
           h('div', { class: 'field' }, h('label', { for: 'set-lang' }, t('settings.language')), langSelect),

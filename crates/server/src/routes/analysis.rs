@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
@@ -20,6 +21,7 @@ use crate::http::error::ApiError;
 use crate::http::fields::Params;
 use crate::routes::docs::ErrorBody;
 use crate::routes::site::takes_gzip;
+use crate::routes::streams::ndjson;
 use crate::services::analysis::Analysis;
 use crate::state::AppState;
 
@@ -47,18 +49,49 @@ async fn cloud_eval(
     State(analysis): State<Arc<Analysis>>,
     Params(query): Params<EvalQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let fen = query
-        .fen
-        .ok_or_else(|| ApiError::BadRequest("fen is required".into()))?;
-    let pos =
-        Position::from_fen(fen.trim()).map_err(|e| ApiError::BadRequest(format!("fen: {e}")))?;
-    let multipv = match query.multi_pv {
-        None => 1,
-        Some(n) if (1..=5).contains(&n) => n as usize,
-        Some(n) => return Err(ApiError::BadRequest(format!("multiPv: {n} must be 1 to 5"))),
-    };
+    let (pos, multipv) = query.read()?;
     let answer = analysis.evaluate(pos, multipv).await?;
     Ok(Json((*answer).clone()))
+}
+
+impl EvalQuery {
+    /// The position and the number of lines asked for, or what is wrong.
+    fn read(self) -> Result<(Position, usize), ApiError> {
+        let fen = self
+            .fen
+            .ok_or_else(|| ApiError::BadRequest("fen is required".into()))?;
+        let pos = Position::from_fen(fen.trim())
+            .map_err(|e| ApiError::BadRequest(format!("fen: {e}")))?;
+        let multipv = match self.multi_pv {
+            None => 1,
+            Some(n) if (1..=5).contains(&n) => n as usize,
+            Some(n) => return Err(ApiError::BadRequest(format!("multiPv: {n} must be 1 to 5"))),
+        };
+        Ok((pos, multipv))
+    }
+}
+
+/// The engine's evaluation as it deepens (a Caissa addition): NDJSON, a line
+/// in `/api/cloud-eval`'s shape at every completed depth, for a few seconds;
+/// closing the request stops the search. What the analysis board shows while
+/// a player looks at a position.
+#[utoipa::path(get, path = "/api/analysis/stream", tag = "analysis", security(()),
+    params(EvalQuery),
+    responses(
+        (status = 200, description = "NDJSON: `{fen, knodes, depth, pvs: [{moves, cp | mate}]}` per depth", content_type = "application/x-ndjson"),
+        (status = 400, description = "No or a bad FEN, or multiPv out of range", body = ErrorBody),
+        (status = 429, description = "The engine is busy", body = ErrorBody)))]
+async fn deepening(
+    State(analysis): State<Arc<Analysis>>,
+    Params(query): Params<EvalQuery>,
+) -> Result<Response, ApiError> {
+    let (pos, multipv) = query.read()?;
+    let deepening = analysis.deepen(pos, multipv).await?;
+    let lines = futures_util::stream::unfold(deepening, |mut d| async move {
+        let answer = d.answers.recv().await?;
+        Some((Bytes::from(format!("{answer}\n")), d))
+    });
+    Ok(ndjson(lines))
 }
 
 /// Every named opening by the position it names: `{positions: {KEY: [eco,
@@ -102,5 +135,6 @@ async fn openings(headers: HeaderMap) -> Response {
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(cloud_eval))
+        .routes(routes!(deepening))
         .routes(routes!(openings))
 }

@@ -113,6 +113,7 @@ pages! {
     login_page "/login" "Signing in.";
     register_page "/register" "Making an account.";
     settings_page "/settings" "Settings and API tokens.";
+    account_page "/account" "The account: password, blocked players, closing it.";
     challenge_page "/challenge/{id}" "An open challenge, to accept.";
     arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
     tournaments_page "/tournaments" "Tournaments: upcoming, running, finished; creating one.";

@@ -1,20 +1,25 @@
 //! The engine's evaluation of a position, in the shape of lichess's cloud
-//! evaluation, for the analysis board and evaluation graphs. One search at a
-//! time (the engine uses a whole core), answers cached per position.
+//! evaluation, for the analysis board and evaluation graphs: a quick answer
+//! per position, and a deepening one for the position a player looks at, told
+//! at every completed depth. One search at a time (the engine uses a whole
+//! core), answers cached per position.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use caissa_engine::{Engine, Limits, Score};
-use caissa_rules::{Color, Position};
+use caissa_engine::{Engine, Info, Limits, Score};
+use caissa_rules::{Color, Move, Position};
 use serde_json::{json, Value};
-use tokio::sync::Semaphore;
+use tokio::sync::{mpsc, Semaphore};
 
 use crate::http::error::ApiError;
 
 /// Nodes searched per evaluation: a fraction of a second on one core.
 const NODES: u64 = 400_000;
+/// Nodes searched by a deepening evaluation: a few seconds on one core.
+const DEEP_NODES: u64 = 6_000_000;
 /// Positions remembered.
 const CACHE_SIZE: usize = 20_000;
 /// How long a request waits for the engine before being told to try later.
@@ -22,16 +27,30 @@ const QUEUE_WAIT: Duration = Duration::from_secs(10);
 
 /// The engine's share of the server: one search at a time, and a cache.
 pub struct Analysis {
-    permit: Semaphore,
-    cache: Mutex<HashMap<(String, usize), Arc<Value>>>,
+    permit: Arc<Semaphore>,
+    cache: Arc<Mutex<HashMap<(String, usize), Arc<Value>>>>,
 }
 
 impl Default for Analysis {
     fn default() -> Analysis {
         Analysis {
-            permit: Semaphore::new(1),
-            cache: Mutex::default(),
+            permit: Arc::new(Semaphore::new(1)),
+            cache: Arc::default(),
         }
+    }
+}
+
+/// A deepening evaluation: its answers, deeper each time, and the switch that
+/// stops it (pulled when this is dropped: the reader went away).
+pub struct Deepening {
+    /// Each completed depth's answer, in the shape of [`Analysis::evaluate`]'s.
+    pub answers: mpsc::Receiver<Value>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Deepening {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -68,6 +87,66 @@ impl Analysis {
         cache.insert(key, answer.clone());
         Ok(answer)
     }
+
+    /// Searches `pos` for a few seconds with `multipv` lines, telling the
+    /// answer at every completed depth (the last one is kept in the cache); a
+    /// position that is over has one answer. 429 if the engine stays busy.
+    pub async fn deepen(&self, pos: Position, multipv: usize) -> Result<Deepening, ApiError> {
+        let busy = || ApiError::TooManyRequests {
+            message: "the engine is busy; try again in a second".into(),
+            retry_after_ms: 1_000,
+        };
+        let permit = tokio::time::timeout(QUEUE_WAIT, self.permit.clone().acquire_owned())
+            .await
+            .map_err(|_| busy())?
+            .map_err(|_| busy())?;
+        let (tx, answers) = mpsc::channel(64);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let cache = self.cache.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            if pos.legal_moves().is_empty() {
+                let _ = tx.blocking_send(evaluate(&pos, multipv));
+                return;
+            }
+            let wanted = multipv.min(pos.legal_moves().len());
+            let mut lines: Vec<Option<(Score, Vec<Move>)>> = vec![None; wanted];
+            let mut engine = Engine::new(16);
+            engine.multipv = multipv;
+            let limits = Limits {
+                nodes: Some(DEEP_NODES),
+                ..Limits::default()
+            };
+            let mut last = None;
+            let mut on_info = |info: &Info| {
+                let Some(slot) = lines.get_mut(info.multipv as usize - 1) else {
+                    return;
+                };
+                *slot = Some((info.score, info.pv.clone()));
+                if info.multipv as usize == wanted {
+                    let found: Vec<(Score, Vec<Move>)> = lines.iter().flatten().cloned().collect();
+                    let answer = answer_json(&pos, info.depth, info.nodes, &found);
+                    if tx.blocking_send(answer.clone()).is_err() {
+                        stopped.store(true, Ordering::Relaxed);
+                    }
+                    last = Some(answer);
+                }
+            };
+            engine.search(
+                std::slice::from_ref(&pos),
+                &limits,
+                Some(&stopped),
+                None,
+                &mut on_info,
+            );
+            if let (Some(answer), false) = (last, stopped.load(Ordering::Relaxed)) {
+                let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+                cache.insert((pos.fen(), multipv), Arc::new(answer));
+            }
+        });
+        Ok(Deepening { answers, stop })
+    }
 }
 
 /// The evaluation of `pos` in lichess's shape.
@@ -90,15 +169,23 @@ fn evaluate(pos: &Position, multipv: usize) -> Value {
         ..Limits::default()
     };
     let result = engine.search(std::slice::from_ref(pos), &limits, None, None, &mut |_| {});
-    // Scores are from the side to move; lichess gives them from White's side.
-    let sign = if pos.turn() == Color::White { 1 } else { -1 };
-    let pvs: Vec<Value> = result
+    let lines: Vec<(Score, Vec<Move>)> = result
         .lines
+        .into_iter()
+        .map(|line| (line.score, line.pv))
+        .collect();
+    answer_json(pos, result.depth, result.nodes, &lines)
+}
+
+/// An answer in lichess's shape from the engine's lines (scores from the side
+/// to move, as the engine gives them; from White's side in the answer).
+fn answer_json(pos: &Position, depth: u32, nodes: u64, lines: &[(Score, Vec<Move>)]) -> Value {
+    let sign = if pos.turn() == Color::White { 1 } else { -1 };
+    let pvs: Vec<Value> = lines
         .iter()
-        .map(|line| {
+        .map(|(score, pv)| {
             let mut p = *pos;
-            let moves: Vec<String> = line
-                .pv
+            let moves: Vec<String> = pv
                 .iter()
                 .map(|&m| {
                     let uci = p.to_uci(m);
@@ -106,16 +193,16 @@ fn evaluate(pos: &Position, multipv: usize) -> Value {
                     uci
                 })
                 .collect();
-            match line.score {
+            match score {
                 Score::Cp(cp) => json!({ "moves": moves.join(" "), "cp": sign * cp }),
                 Score::Mate(n) => json!({ "moves": moves.join(" "), "mate": sign * n }),
             }
         })
         .collect();
     json!({
-        "fen": fen,
-        "knodes": result.nodes / 1000,
-        "depth": result.depth,
+        "fen": pos.fen(),
+        "knodes": nodes / 1000,
+        "depth": depth,
         "pvs": pvs,
     })
 }
