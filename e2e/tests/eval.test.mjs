@@ -53,6 +53,12 @@ async function mockEval(page, { delay = 40, answer = (fen) => ({ status: 200, js
     const { status, json, body } = answer(fen);
     await route.fulfill({ status, contentType: json ? 'application/json' : 'text/plain', body: json ? JSON.stringify(json) : body || '' }).catch(() => {});
   });
+  // The deepening search of the position shown is the server's: none here.
+  stats.deepened = [];
+  await page.route('**/api/analysis/stream?*', async (route) => {
+    stats.deepened.push(new URL(route.request().url()).searchParams.get('fen'));
+    await route.fulfill({ status: 200, contentType: 'application/x-ndjson', body: '' }).catch(() => {});
+  });
   return stats;
 }
 
@@ -195,6 +201,17 @@ test('evaluation from the server\'s engine', { timeout: 120_000 }, async (t) => 
     }, null, { timeout: 90_000 });
     assert.match(await page.locator('[data-testid="eval-score"]').innerText(), /^([+-]\d+\.\d\d|0\.00|#-?\d+)$/);
     assert.match(await page.locator('[data-testid="best-line"]').innerText(), /^5\. [KQRBNa-h]/);
+    // Then the position shown is searched deeper, its depth rising on the page.
+    const depth = async () => Number((await page.locator('.eval-depth').innerText()).match(/\d+/)[0]);
+    const quick = await depth();
+    await page.waitForFunction((d) => {
+      const shown = document.querySelector('.eval-depth');
+      return shown && Number(shown.textContent.match(/\d+/)?.[0]) > d + 1;
+    }, quick, { timeout: 30_000 });
+    // Another position: its own search, the last one stopped.
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('[data-testid="eval-score"]') && !document.querySelector('.eval-score.pending'));
+    assert.match(await page.locator('[data-testid="best-line"]').innerText(), /^4\.\.\. [KQRBNa-h]/);
     await screenshot(page, 'analysis-engine');
     assert.deepEqual(noProblems(t, page), []);
   } finally {

@@ -10,6 +10,11 @@
 // evaluate(fen) answers {cp} or {mate} (the best line's score) with `depth`,
 // `knodes` and `pvs: [{moves: [uci…], cp} | {moves: [uci…], mate}]`, or null when
 // there is no evaluation. Results are cached per FEN in memory.
+//
+// The position a player looks at is then searched longer: GET
+// /api/analysis/stream answers NDJSON, one line in the same shape at every
+// completed depth; a Deepening follows one position at a time and stops the
+// search (by closing the request) when the player moves on.
 
 import { ApiError, api } from './api.js';
 
@@ -63,6 +68,76 @@ export async function evaluate(fen, { multiPv = 1, signal } = {}) {
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
   cache.set(fen, { multiPv, result });
   return result;
+}
+
+/**
+ * Streams the evaluation of `fen` as the search deepens: onAnswer(result) at
+ * every completed depth, result as evaluate's (and cached in its place).
+ * Resolves when the search ends; rejects with an AbortError when `signal` aborts.
+ */
+export async function deepen(fen, { multiPv = 1, signal, onAnswer }) {
+  if (!available) return;
+  const url = `/api/analysis/stream?fen=${encodeURIComponent(fen)}&multiPv=${multiPv}`;
+  const res = await fetch(url, { signal, headers: { accept: 'application/x-ndjson' } });
+  if (!res.ok || !res.body) return;
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffered += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, end).trim();
+      buffered = buffered.slice(end + 1);
+      let result = null;
+      try {
+        result = line ? parseCloudEval(JSON.parse(line)) : null;
+      } catch {
+        result = null;
+      }
+      if (!result) continue;
+      cache.set(fen, { multiPv, result });
+      onAnswer(result);
+    }
+  }
+}
+
+/**
+ * One deepening search at a time, for the position shown: follow(fen) stops
+ * the last one and searches `fen` (unless it was searched to the end already);
+ * onAnswer(fen, result) hears each depth.
+ */
+export class Deepening {
+  constructor(onAnswer) {
+    this.onAnswer = onAnswer;
+    this.fen = null;
+    this.ctl = null;
+    this.finished = new Set();
+  }
+
+  follow(fen) {
+    if (fen === this.fen || this.finished.has(fen)) return;
+    this.stop();
+    this.fen = fen;
+    const ctl = (this.ctl = new AbortController());
+    deepen(fen, { signal: ctl.signal, onAnswer: (result) => this.onAnswer(fen, result) })
+      .then(() => {
+        if (!ctl.signal.aborted) this.finished.add(fen);
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (this.ctl === ctl) this.fen = null;
+      });
+  }
+
+  /** Stops the search under way, if any. */
+  stop() {
+    if (this.ctl) this.ctl.abort();
+    this.ctl = null;
+    this.fen = null;
+  }
 }
 
 /** Whether the server may still give evaluations (it has the endpoint). */

@@ -16,7 +16,7 @@ import { MOVE_NAGS, POSITION_NAGS, nagGlyph, renderMoveTree } from '../movetree.
 import { api, isMe } from '../api.js';
 import { t } from '../i18n.js';
 import * as settings from '../settings.js';
-import { engineAvailable, evaluate } from '../engine.js';
+import { Deepening, engineAvailable, evaluate } from '../engine.js';
 import { evalChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
 import { keyboardSteps, materialDiff, materialView, ratingDiffView, stepButtons } from '../components.js';
@@ -109,6 +109,7 @@ class Analysis {
     this.evals = new Map();
     this.evalCtl = new AbortController();
     this.evalState = { seen: false, failures: 0, off: false };
+    this.deepening = new Deepening((fen, ev) => this.deepened(fen, ev));
     this.cleanups = [];
   }
 
@@ -149,6 +150,7 @@ class Analysis {
     this.destroyed = true;
     if (this.editor) this.editor.destroy();
     this.evalCtl.abort();
+    this.deepening.stop();
     for (const fn of this.cleanups) fn();
     if (this.board) this.board.destroy();
   }
@@ -632,6 +634,8 @@ class Analysis {
    * mainline's for the graph; a new game or leaving the page stops it.
    */
   async requestEvals() {
+    // The engine first answers quickly for the position now shown.
+    if (this.deepening.fen !== this.node.fen) this.deepening.stop();
     if (this.evalRunning || this.destroyed) return;
     this.evalRunning = true;
     try {
@@ -640,7 +644,11 @@ class Analysis {
         const fen = !this.evals.has(this.node.fen)
           ? this.node.fen
           : this.mainlineNodes().map((n) => n.fen).find((f) => !this.evals.has(f));
-        if (!fen) return;
+        if (!fen) {
+          // All answered: the position shown is searched deeper.
+          if (this.evals.get(this.node.fen) && !terminalEval(this.node.fen)) this.deepening.follow(this.node.fen);
+          return;
+        }
         const tree = this.tree;
         const wasOff = this.evalState.off;
         let ev = terminalEval(fen);
@@ -670,6 +678,14 @@ class Analysis {
     } finally {
       this.evalRunning = false;
     }
+  }
+
+  /** A deeper answer for `fen`: shown if it is the position on the board. */
+  deepened(fen, ev) {
+    if (this.destroyed || (this.evals.get(fen)?.depth ?? 0) >= ev.depth) return;
+    this.evals.set(fen, ev);
+    this.renderEvalGraph();
+    if (fen === this.node.fen) this.renderEvalPanel();
   }
 
   // ----- actions -----
