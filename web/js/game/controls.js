@@ -51,19 +51,15 @@ export const controlMethods = {
       buttons.push(state[`${me}draw`]
         ? iconButton('draw', t('game.drawSent'), { class: 'button pending', 'data-action': 'draw', disabled: true }, { shown: true })
         : iconButton('draw', t('game.offerDraw'), { 'data-action': 'draw', onclick: () => this.run({ t: 'draw', accept: true }) }));
-      // The server lists the draws the side to move may claim. Under the FIDE
-      // Laws claiming is the player's standing right (9.2, 9.3): the buttons
-      // stay, live only when the claim is; elsewhere they appear only then.
-      const standing = ruleset.startsWith('fide-');
+      // The server lists the draws the side to move may claim now (9.2,
+      // 9.3): a button for each, and none while there is nothing to claim.
       for (const claim of DRAW_CLAIMS) {
-        const can = myTurn && claims.includes(claim);
-        if (!can && !standing) continue;
+        if (!myTurn || !claims.includes(claim)) continue;
         const label = t(`game.claim.${claim}`);
         buttons.push(iconButton('claim', label, {
-          class: `button${can ? ' primary' : ''}`,
+          class: 'button primary',
           'data-action': `claim-${claim}`,
-          disabled: !can,
-          title: can ? label : `${label}: ${t('game.claimUnavailable')}`,
+          title: label,
           onclick: () => this.run({ t: 'claim', claim }),
         }));
       }
