@@ -25,10 +25,13 @@ const CACHE_SIZE: usize = 20_000;
 /// How long a request waits for the engine before being told to try later.
 const QUEUE_WAIT: Duration = Duration::from_secs(10);
 
+/// Answers by position (FEN) and number of lines.
+type Cache = Mutex<HashMap<(String, usize), Arc<Value>>>;
+
 /// The engine's share of the server: one search at a time, and a cache.
 pub struct Analysis {
     permit: Arc<Semaphore>,
-    cache: Arc<Mutex<HashMap<(String, usize), Arc<Value>>>>,
+    cache: Arc<Cache>,
 }
 
 impl Default for Analysis {
