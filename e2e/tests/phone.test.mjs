@@ -84,7 +84,7 @@ test('a game on a 390×844 phone, and on a 1366×800 laptop', { timeout: 150_000
     // No claim where none applies (an online game with nothing to claim).
     assert.equal(await white.locator('[data-action^="claim-"]').count(), 0);
 
-    // A declined draw offer shows a toast that covers none of the action bar's buttons, and can be closed.
+    // A declined draw offer shows a toast that covers none of the header's or the action bar's controls, and can be closed.
     await white.click('[data-action="draw"]');
     const offer = black.locator('[data-testid="draw-offer"]');
     await offer.waitFor();
@@ -99,6 +99,12 @@ test('a game on a 390×844 phone, and on a 1366×800 laptop', { timeout: 150_000
       const box = await buttons.nth(i).boundingBox();
       assert.ok(box && box.y + box.height <= PHONE.height, `action button ${i} on screen: ${JSON.stringify(box)}`);
       assert.ok(!overlap(toastBox, box), `the toast ${JSON.stringify(toastBox)} covers action button ${i} ${JSON.stringify(box)}`);
+    }
+    const header = white.locator('.site-header button:visible, .site-header a:visible, .site-header select:visible');
+    assert.ok(await header.count() >= 3, 'the header has its controls');
+    for (let i = 0; i < await header.count(); i++) {
+      const box = await header.nth(i).boundingBox();
+      assert.ok(!overlap(toastBox, box), `the toast ${JSON.stringify(toastBox)} covers header control ${i} ${JSON.stringify(box)}`);
     }
     await screenshot(white, 'phone-game-toast');
     await toast.locator('.toast-close').click();
