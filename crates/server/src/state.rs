@@ -28,6 +28,7 @@ use crate::services::events::UserEvents;
 use crate::services::exports::Exports;
 use crate::services::game_news::GameNews;
 use crate::services::games::Games;
+use crate::services::learning::Learning;
 use crate::services::lobby::Lobby;
 use crate::services::ratings::Ratings;
 use crate::services::safety::Safety;
@@ -114,6 +115,8 @@ pub struct AppState {
     pub chat: Arc<Chat>,
     /// Blocks and reports.
     pub safety: Arc<Safety>,
+    /// The lessons and learners' stars.
+    pub learning: Arc<Learning>,
     /// Ratings.
     pub ratings: Arc<Ratings>,
     /// Exports.
@@ -200,6 +203,7 @@ impl AppState {
             ),
             lobby: Arc::new(Lobby::new(games.clone(), ratings.clone(), safety.clone())),
             safety,
+            learning: Arc::new(Learning::new(store.clone())),
             computer: Arc::new(Computer::default()),
             chat: Arc::new(Chat::new(
                 store.clone(),

@@ -1205,6 +1205,7 @@ mod architecture;
 mod computer;
 mod hostile;
 mod laws;
+mod learn;
 mod lichess_compat;
 mod lichess_reads;
 mod lobby_socket;

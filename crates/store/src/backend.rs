@@ -166,7 +166,7 @@ pub(crate) trait Nodes: Send + Sync {
     async fn listen(&self) -> Result<Option<Listener>, StoreError>;
 }
 
-/// Closing accounts, passwords, blocks and reports.
+/// Closing accounts, passwords, blocks and reports; lesson progress.
 #[async_trait]
 pub(crate) trait Safety: Send + Sync {
     async fn close_account(&self, user_id: i64, at: i64) -> Result<bool, StoreError>;
@@ -180,6 +180,15 @@ pub(crate) trait Safety: Send + Sync {
     async fn add_report(&self, report: &Report) -> Result<i64, StoreError>;
     async fn reports(&self, open_only: bool, limit: i64) -> Result<Vec<Report>, StoreError>;
     async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError>;
+    async fn record_stars(
+        &self,
+        user_id: i64,
+        lesson: &str,
+        exercise: i64,
+        stars: i64,
+        at: i64,
+    ) -> Result<bool, StoreError>;
+    async fn lesson_progress(&self, user_id: i64) -> Result<Vec<(String, i64, i64)>, StoreError>;
 }
 
 /// A whole backend.

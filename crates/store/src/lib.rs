@@ -271,6 +271,30 @@ impl Store {
         self.backend.reports(open_only, limit).await
     }
 
+    /// A learner earned `stars` in exercise `exercise` (from 0) of a lesson:
+    /// kept if it is more than before; whether it was.
+    pub async fn record_stars(
+        &self,
+        user_id: i64,
+        lesson: &str,
+        exercise: i64,
+        stars: i64,
+        at: i64,
+    ) -> Result<bool, StoreError> {
+        self.backend
+            .record_stars(user_id, lesson, exercise, stars, at)
+            .await
+    }
+
+    /// The most stars a learner earned in each exercise: (lesson, exercise,
+    /// stars), by lesson and exercise.
+    pub async fn lesson_progress(
+        &self,
+        user_id: i64,
+    ) -> Result<Vec<(String, i64, i64)>, StoreError> {
+        self.backend.lesson_progress(user_id).await
+    }
+
     /// An operator closes report `id`; false if there is no such open report.
     pub async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError> {
         self.backend.close_report(id, at).await

@@ -85,13 +85,15 @@ pub enum Table {
     Blocks,
     /// Reports to the operators.
     Reports,
+    /// Stars earned in the lessons.
+    LessonProgress,
 }
 
 use Kind::{Bool, Int, OptInt, OptText, Real, Text};
 
 impl Table {
     /// Every table, each after those it refers to.
-    pub const ALL: [Table; 16] = [
+    pub const ALL: [Table; 17] = [
         Table::Users,
         Table::Tokens,
         Table::Sessions,
@@ -108,6 +110,7 @@ impl Table {
         Table::Heartbeat,
         Table::Blocks,
         Table::Reports,
+        Table::LessonProgress,
     ];
 
     /// Its name in the database.
@@ -129,6 +132,7 @@ impl Table {
             Table::Heartbeat => "heartbeat",
             Table::Blocks => "blocks",
             Table::Reports => "reports",
+            Table::LessonProgress => "lesson_progress",
         }
     }
 
@@ -227,6 +231,13 @@ impl Table {
                 ("created_at", Int),
                 ("closed_at", OptInt),
             ],
+            Table::LessonProgress => &[
+                ("user_id", Int),
+                ("lesson_id", Text),
+                ("exercise", Int),
+                ("stars", Int),
+                ("updated_at", Int),
+            ],
         }
     }
 
@@ -238,6 +249,7 @@ impl Table {
             | Table::GameArbiters
             | Table::Ratings
             | Table::Blocks => 2,
+            Table::LessonProgress => 3,
             _ => 1,
         }
     }

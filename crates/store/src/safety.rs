@@ -1,6 +1,6 @@
-//! The SQL of accounts' safety, the same for both backends (like
-//! [`shared`](crate::shared)): closing an account, changing a password,
-//! blocks and reports.
+//! The SQL of accounts' safety and of learners' progress, the same for both
+//! backends (like [`shared`](crate::shared)): closing an account, changing a
+//! password, blocks and reports; the stars earned in the lessons.
 
 /// Implements [`Safety`](crate::backend::Safety) for a backend with a `pool`
 /// field, whose rows are read by a `user_from` in scope.
@@ -140,6 +140,45 @@ macro_rules! safety_sql {
                 .await?;
                 rows.iter()
                     .map(report_from)
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(Into::into)
+            }
+
+            async fn record_stars(
+                &self,
+                user_id: i64,
+                lesson: &str,
+                exercise: i64,
+                stars: i64,
+                at: i64,
+            ) -> Result<bool, $crate::StoreError> {
+                let done = sqlx::query(
+                    "INSERT INTO lesson_progress (user_id, lesson_id, exercise, stars, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, lesson_id, exercise) \
+                     DO UPDATE SET stars = excluded.stars, updated_at = excluded.updated_at \
+                     WHERE lesson_progress.stars < excluded.stars",
+                )
+                .bind(user_id)
+                .bind(lesson)
+                .bind(exercise)
+                .bind(stars)
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            async fn lesson_progress(&self, user_id: i64) -> Result<Vec<(String, i64, i64)>, $crate::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT lesson_id, exercise, stars FROM lesson_progress \
+                     WHERE user_id = $1 ORDER BY lesson_id, exercise",
+                )
+                .bind(user_id)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| Ok((r.try_get("lesson_id")?, r.try_get("exercise")?, r.try_get("stars")?)))
                     .collect::<Result<_, sqlx::Error>>()
                     .map_err(Into::into)
             }

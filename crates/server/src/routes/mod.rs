@@ -25,6 +25,7 @@ pub mod docs;
 pub mod games;
 pub mod hub;
 pub mod internal;
+pub mod learn;
 pub mod lobby;
 pub mod safety;
 pub mod session;
@@ -75,6 +76,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(site::router())
         .merge(account::router())
         .merge(tokens::router())
+        .merge(learn::router())
         .merge(safety::router())
         .merge(users::router())
         .merge(challenges::router())

@@ -13,6 +13,7 @@ pub mod events;
 pub mod exports;
 pub mod game_news;
 pub mod games;
+pub mod learning;
 pub mod lobby;
 pub mod ratings;
 pub mod safety;

@@ -7,7 +7,27 @@ on_both_backends!(
     a_new_password_can_end_every_other_session,
     a_block_is_one_way_and_given_once,
     reports_are_numbered_in_order_and_closed_once,
+    a_learner_keeps_the_most_stars_earned_in_each_exercise,
 );
+
+async fn a_learner_keeps_the_most_stars_earned_in_each_exercise(url: String) {
+    let store = Store::open(&url).await.unwrap();
+    let anna = store.create_user("Anna", None, 1).await.unwrap();
+    assert!(store.record_stars(anna.id, "rook", 0, 2, 10).await.unwrap());
+    assert!(store.record_stars(anna.id, "rook", 0, 3, 11).await.unwrap());
+    assert!(
+        !store.record_stars(anna.id, "rook", 0, 1, 12).await.unwrap(),
+        "fewer stars are not kept"
+    );
+    assert!(store
+        .record_stars(anna.id, "bishop", 2, 1, 13)
+        .await
+        .unwrap());
+    assert_eq!(
+        store.lesson_progress(anna.id).await.unwrap(),
+        [("bishop".to_string(), 2, 1), ("rook".to_string(), 0, 3)]
+    );
+}
 
 async fn a_closed_account_loses_its_sessions_tokens_and_challenges_but_keeps_its_name(url: String) {
     let store = Store::open(&url).await.unwrap();
