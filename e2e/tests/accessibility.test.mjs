@@ -37,6 +37,8 @@ test('every page passes an accessibility audit, and is photographed at 1366×800
       leaderboard: '/leaderboard',
       settings: '/settings',
       account: '/account',
+      learn: '/learn',
+      lesson: '/learn/castling',
       profile: `/@/${name}`,
       game: path,
       arbiter: '/arbiter',

@@ -145,6 +145,7 @@ function renderHeader() {
       link('/watch', 'nav.watch'),
       link('/tv', 'nav.tv'),
       link('/analysis', 'nav.analysis'),
+      link('/learn', 'nav.learn'),
       user ? link('/arbiter', 'nav.arbiter') : null,
       link('/settings', 'nav.settings')),
     h('div', { class: 'header-tools' }, schemeToggle()));

@@ -7,6 +7,8 @@ export const ROUTES = [
   { re: /^\/tv\/?$/, page: 'watch', extra: { tv: true } },
   { re: /^\/watch\/?$/, page: 'watch', extra: { tv: false } },
   { re: /^\/analysis\/?$/, page: 'analysis' },
+  { re: /^\/learn\/?$/, page: 'learn' },
+  { re: /^\/learn\/([\w-]+)\/?$/, page: 'learn', params: ['id'] },
   { re: /^\/challenge\/([\w-]+)\/?$/, page: 'challenge', params: ['id'] },
   { re: /^\/login\/?$/, page: 'auth', extra: { mode: 'login' } },
   { re: /^\/register\/?$/, page: 'auth', extra: { mode: 'register' } },

@@ -114,6 +114,8 @@ pages! {
     register_page "/register" "Making an account.";
     settings_page "/settings" "Settings and API tokens.";
     account_page "/account" "The account: password, blocked players, closing it.";
+    learn_page "/learn" "Lessons: learn chess from the first move to checkmate.";
+    learn_lesson_page "/learn/{id}" "A lesson.";
     challenge_page "/challenge/{id}" "An open challenge, to accept.";
     arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
     tournaments_page "/tournaments" "Tournaments: upcoming, running, finished; creating one.";
