@@ -126,6 +126,14 @@ const mate = await wrongAndRight('checkmate-in-one', 0);
 const promotion = await wrongAndRight('promotion', 1);
 const quizLesson = lessons.find((l) => l.exercises[0].goal.kind === 'quiz').id;
 const quiz = await quizChoices(quizLesson, 0);
+/** A first move of the first basic mate the server answers with the computer's move. */
+const basicMate = await (async () => {
+  for (const move of legalMoves(lessonOf('basic-mates').exercises[0].fen)) {
+    const res = await judge('basic-mates', 0, { moves: move });
+    if (res.state === 'going' && res.reply) return { move, res };
+  }
+  throw new Error('no move of basic-mates 0 was answered');
+})();
 
 for (const code of LANGS) {
   test(`learn in ${code}: map, a piece lesson, a mate in one, a quiz, a promotion`, { timeout: 120_000 }, async (t) => {
@@ -198,6 +206,14 @@ for (const code of LANGS) {
       assert.equal(await page.locator('.learn-hint').innerText(), lessonOf('promotion').exercises[1].hint[code]);
       await clickMove(page, promotion.right);
       await page.waitForSelector('.learn-solved');
+
+      // A basic mate against the computer: a first move, and the computer's
+      // answer comes with it, already on the board.
+      await openLesson(page, 'basic-mates');
+      await page.waitForSelector('.learn-board [data-square="a1"]');
+      await clickMove(page, basicMate.move);
+      const going = d['learn.goingMate'].replace('{left}', basicMate.res.movesLeft);
+      await page.waitForSelector(`.learn-going:has-text("${going}")`);
       assert.deepEqual(noProblems(t, page), []);
     } finally {
       await browser.close();

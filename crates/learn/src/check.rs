@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use caissa_rules::{attacks, Bitboard, CastlingSide, Move, Position, Role};
+use caissa_rules::{attacks, Bitboard, CastlingSide, Color, Move, Position, Role};
 use serde::Serialize;
 
 use crate::lesson::{Exercise, Goal, PieceRole, PromotionRole, Side, Stars, Way};
@@ -45,6 +45,10 @@ pub enum Progress {
         moves_left: u32,
         /// Target squares or enemy pieces still to go.
         to_go: u32,
+        /// In a mate against the computer: the defender is to move, and the
+        /// next move sent must be its reply.
+        #[serde(skip_serializing_if = "is_false")]
+        defender_to_move: bool,
     },
     /// The goal is reached.
     Solved {
@@ -101,6 +105,12 @@ pub enum Mistake {
     WrongChoice,
     /// A quiz is answered with a choice, not moves (or a board exercise with moves).
     NotAQuiz,
+    /// The defender took a piece, and what is left cannot give mate.
+    LostMatingMaterial,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl fmt::Display for Mistake {
@@ -134,6 +144,9 @@ impl fmt::Display for Mistake {
             Mistake::OutOfMoves => f.write_str("no moves left"),
             Mistake::WrongChoice => f.write_str("that is not the right answer"),
             Mistake::NotAQuiz => f.write_str("answer with a move on the board"),
+            Mistake::LostMatingMaterial => {
+                f.write_str("the king took your piece: nothing is left to give mate with")
+            }
         }
     }
 }
@@ -152,6 +165,8 @@ pub(crate) enum Step {
 pub(crate) struct Run<'a> {
     pub(crate) exercise: &'a Exercise,
     pub(crate) pos: Position,
+    /// The learner's side.
+    pub(crate) learner: Color,
     pub(crate) reached: Bitboard,
     pub(crate) used: u32,
 }
@@ -163,6 +178,7 @@ impl<'a> Run<'a> {
         Some(Run {
             exercise,
             pos,
+            learner: pos.turn(),
             reached: Bitboard::EMPTY,
             used: 0,
         })
@@ -186,6 +202,9 @@ impl<'a> Run<'a> {
 
     /// Plays a legal move and says what it did for the goal.
     pub(crate) fn step(&mut self, m: Move) -> Step {
+        if self.exercise.goal == Goal::Checkmate {
+            return self.step_against_defence(m);
+        }
         let before = self.pos;
         let mut after = before;
         after.play_unchecked(m);
@@ -242,9 +261,32 @@ impl<'a> Run<'a> {
                 },
             ),
             Goal::Quiz(_) => Step::Wrong(Mistake::NotAQuiz),
+            Goal::Checkmate => Step::Going,
         };
         self.pos = after;
         step
+    }
+
+    /// A move of a mate against the computer, the learner's or the defender's.
+    fn step_against_defence(&mut self, m: Move) -> Step {
+        let learners = self.pos.turn() == self.learner;
+        self.pos.play_unchecked(m);
+        if learners {
+            self.used += 1;
+            if self.pos.is_checkmate() {
+                Step::Solved
+            } else if self.pos.is_stalemate() {
+                Step::Wrong(Mistake::Stalemates)
+            } else {
+                Step::Going
+            }
+        } else if self.pos.has_insufficient_material(self.learner) {
+            Step::Wrong(Mistake::LostMatingMaterial)
+        } else if self.used >= self.exercise.max_moves {
+            Step::Wrong(Mistake::OutOfMoves)
+        } else {
+            Step::Going
+        }
     }
 
     /// A move of the goals played alone: note the target reached, then hand the turn
@@ -407,6 +449,7 @@ impl Exercise {
             moves_used: run.used,
             moves_left: self.max_moves.saturating_sub(run.used),
             to_go,
+            defender_to_move: run.pos.turn() != run.learner,
         };
         (going, Some(run.pos.fen()))
     }

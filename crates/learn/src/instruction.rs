@@ -134,6 +134,11 @@ impl Goal {
                 ),
             },
             Goal::Quiz(q) => q.question.clone(),
+            Goal::Checkmate => Text::new(
+                "Checkmate the lone king: the computer defends it.",
+                "将死对方的孤王：电脑会为它防守。",
+                "將死對方的孤王：電腦會為它防守。",
+            ),
         }
     }
 }

@@ -150,6 +150,10 @@ pub enum Goal {
     },
     /// A question with choices, for what the board cannot ask (a draw by agreement).
     Quiz(Quiz),
+    /// Checkmate the lone king within `max_moves` moves while the computer
+    /// defends: the moves alternate, the learner's first and every second one
+    /// the defender's (the server answers with the engine's move).
+    Checkmate,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -159,7 +163,10 @@ fn is_false(b: &bool) -> bool {
 impl Goal {
     /// Whether the goal is met (or missed) by the first move alone.
     pub fn is_immediate(&self) -> bool {
-        !matches!(self, Goal::Reach { .. } | Goal::CaptureAll | Goal::Quiz(_))
+        !matches!(
+            self,
+            Goal::Reach { .. } | Goal::CaptureAll | Goal::Quiz(_) | Goal::Checkmate
+        )
     }
 }
 

@@ -115,6 +115,19 @@ fn exercise(ex: &Exercise) -> Result<(), String> {
                 return Err("capture_all, but there is nothing to capture".into());
             }
         }
+        Goal::Checkmate => {
+            let board = pos.board();
+            if (board.by_color(!pos.turn()) & !board.by_role(Role::King)).is_nonempty() {
+                return Err(
+                    "checkmate against the computer: the defender must have a lone king".into(),
+                );
+            }
+            if pos.has_insufficient_material(pos.turn()) {
+                return Err(
+                    "checkmate against the computer: the learner cannot mate with this".into(),
+                );
+            }
+        }
         _ => {}
     }
     if !pos.has_legal_moves() {

@@ -55,6 +55,7 @@ fn the_map_has_every_lesson_the_issue_asks_for() {
         "checkmate-in-one",
         "more-mates-in-one",
         "stalemate",
+        "basic-mates",
         "draws",
         "piece-values-and-terms",
     ] {
@@ -139,7 +140,7 @@ fn every_board_exercise_starts_from_a_legal_position() {
 #[test]
 fn every_board_exercise_is_solvable_within_its_moves_and_earns_three_stars_at_best() {
     let mut faults = Vec::new();
-    for (name, e) in board_exercises() {
+    for (name, e) in board_exercises().filter(|(_, e)| e.goal != Goal::Checkmate) {
         let Some(solution) = solve(e) else {
             faults.push(format!("{name}: no solution in {} moves", e.max_moves));
             continue;
@@ -392,7 +393,9 @@ fn a_learner_playing_alone_keeps_the_move_and_sees_the_targets_left() {
             moves_used,
             moves_left,
             to_go,
+            defender_to_move,
         } => {
+            assert!(!defender_to_move, "nobody answers a learner playing alone");
             assert_eq!((moves_used, to_go), (2, 1));
             assert_eq!(moves_left, e.max_moves - 2);
             assert!(fen.contains(" w "), "{fen}");
@@ -491,4 +494,93 @@ fn the_lessons_survive_a_round_trip_through_json() {
     let json = serde_json::to_string(lessons()).unwrap();
     let again = Lessons::from_json(&json).unwrap();
     assert_eq!(again.all(), lessons());
+}
+
+/// The engine plays the learner (at full strength) and the defender; the
+/// moves go through the exercise's own checker, alternating.
+fn mate_against_the_engine(e: &Exercise) -> Progress {
+    let mut engine = caissa_engine::Engine::new(16);
+    let mut pos = Position::from_fen(e.fen.as_deref().unwrap()).unwrap();
+    let mut history = vec![pos];
+    let mut moves: Vec<String> = Vec::new();
+    loop {
+        let limits = caissa_engine::Limits {
+            nodes: Some(if moves.len().is_multiple_of(2) { 60_000 } else { 20_000 }),
+            ..caissa_engine::Limits::default()
+        };
+        let best = engine
+            .search(&history, &limits, None, None, &mut |_| {})
+            .best_move
+            .expect("a legal move");
+        moves.push(pos.to_uci(best));
+        pos.play(best).unwrap();
+        history.push(pos);
+        let played: Vec<&str> = moves.iter().map(String::as_str).collect();
+        match e.check(&played) {
+            Progress::Going {
+                defender_to_move, ..
+            } => {
+                assert_eq!(defender_to_move, moves.len() % 2 == 1, "{played:?}");
+            }
+            done => return done,
+        }
+    }
+}
+
+#[test]
+fn every_mate_against_the_computer_is_won_by_the_engine_within_its_moves() {
+    let mut seen = 0;
+    for (name, e) in board_exercises().filter(|(_, e)| e.goal == Goal::Checkmate) {
+        seen += 1;
+        match mate_against_the_engine(e) {
+            Progress::Solved { moves_used, stars } => {
+                assert!(
+                    moves_used <= e.max_moves && stars >= 2,
+                    "{name}: {moves_used} moves, {stars} stars"
+                );
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    assert!(seen >= 2, "K+Q and K+R against K");
+}
+
+#[test]
+fn a_mate_against_the_computer_refuses_stalemate_and_a_lost_queen() {
+    let e = &lesson("basic-mates").exercises[1];
+    // 1.Qd5+?? Kxd5: the queen is gone.
+    assert!(matches!(
+        e.check(&["h1d5", "d6d5"]),
+        Progress::Wrong {
+            index: 1,
+            why: Mistake::LostMatingMaterial
+        }
+    ));
+    // An illegal reply is named, as any illegal move.
+    assert!(matches!(
+        e.check(&["h1h2", "d6d1"]),
+        Progress::Illegal { index: 1, .. }
+    ));
+    // After the learner's move it is the defender's turn.
+    match e.check(&["h1h2"]) {
+        Progress::Going {
+            defender_to_move: true,
+            moves_used: 1,
+            ..
+        } => {}
+        other => panic!("{other:?}"),
+    }
+    // A queen that takes the king's last square stalemates: a draw, not a win.
+    let cornered = Exercise {
+        fen: Some("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1".into()),
+        ..e.clone()
+    };
+    assert!(matches!(
+        cornered.check(&["b1b6"]),
+        Progress::Wrong {
+            index: 0,
+            why: Mistake::Stalemates
+        }
+    ));
+    assert!(matches!(cornered.check(&["b1b7"]), Progress::Solved { .. }));
 }

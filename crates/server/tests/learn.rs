@@ -190,3 +190,48 @@ async fn a_quiz_is_answered_by_its_choice() {
     assert_eq!(judged["state"], "solved", "{judged}");
     server.task.abort();
 }
+
+#[tokio::test]
+async fn a_basic_mate_is_answered_by_the_computer_with_the_verdict() {
+    let db = temp_db("learn-basic-mate");
+    let server = Server::start(&db).await;
+    let client = reqwest::Client::new();
+    let lesson = Lessons::bundled().get("basic-mates").unwrap();
+    let (n, exercise) = lesson
+        .exercises
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.goal == Goal::Checkmate)
+        .unwrap();
+    let start = caissa_rules::Position::from_fen(exercise.fen.as_deref().unwrap()).unwrap();
+    // Any first move that keeps the pieces: the computer answers it.
+    let first = start
+        .legal_moves()
+        .iter()
+        .map(|&m| start.to_uci(m))
+        .find(|uci| !matches!(exercise.check(&[uci]), caissa_learn::Progress::Wrong { .. }))
+        .unwrap();
+    let path = format!("/api/learn/basic-mates/{n}");
+    let (status, body) = answer(&client, &server, None, &path, json!({ "moves": first })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["state"], "going", "{body}");
+    let reply = body["reply"].as_str().expect("the computer's answer");
+    // The answer is legal, and the learner is to move again.
+    let verdict = exercise.check(&[&first, reply]);
+    assert!(
+        matches!(
+            verdict,
+            caissa_learn::Progress::Going {
+                defender_to_move: false,
+                ..
+            }
+        ),
+        "{verdict:?}"
+    );
+    assert_eq!(
+        body["fen"].as_str().unwrap().split(' ').nth(1),
+        Some(start.fen().split(' ').nth(1).unwrap())
+    );
+    assert!(body.get("defenderToMove").is_none(), "{body}");
+    server.task.abort();
+}

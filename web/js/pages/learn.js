@@ -255,9 +255,15 @@ class Lesson {
     if (this.busy) return;
     this.busy = true;
     this.moves.push(uci);
-    const lastMove = [uci.slice(0, 2), uci.slice(2, 4)];
+    let lastMove = [uci.slice(0, 2), uci.slice(2, 4)];
     try {
       const res = await this.answer({ moves: this.moves.join(' ') });
+      // In a mate against the computer, its answer comes with the verdict.
+      if (res.reply) {
+        this.moves.push(res.reply);
+        lastMove = [res.reply.slice(0, 2), res.reply.slice(2, 4)];
+        if (res.state !== 'going' && res.fen) this.setPosition(res.fen, lastMove);
+      }
       if (res.state === 'illegal') {
         this.moves.pop();
         this.setPosition(this.fen);
@@ -269,7 +275,8 @@ class Lesson {
       } else if (res.state === 'going') {
         this.fen = res.fen;
         this.setPosition(res.fen, lastMove);
-        this.say(t('learn.going', { n: res.toGo, left: res.movesLeft }), 'going');
+        if (res.reply) this.say(t('learn.goingMate', { left: res.movesLeft }), 'going');
+        else this.say(t('learn.going', { n: res.toGo, left: res.movesLeft }), 'going');
       } else {
         this.board.set({ movableColor: null, lastMove, autoShapes: [] });
         this.solved(res);

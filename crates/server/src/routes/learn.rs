@@ -61,7 +61,9 @@ pub struct LearnerAnswer {
 /// wrong | going | solved, ...}` with `index` and `reason` (illegal), `index`
 /// and `why` (wrong), `fen`, `movesUsed`, `movesLeft`, `toGo` (going),
 /// `movesUsed` and `stars` (solved); `fen` is the board to show next and
-/// `recorded` whether a signed-in learner's stars were kept.
+/// `recorded` whether a signed-in learner's stars were kept. In a mate against
+/// the computer, `reply` is the computer's answer (UCI), already played: send
+/// it back among the moves next time.
 #[utoipa::path(post, path = "/api/learn/{lesson}/{exercise}", tag = "learn", security(()),
     params(("lesson" = String, Path, description = "The lesson's id"), ("exercise" = usize, Path, description = "The exercise, from 0")),
     request_body(content((LearnerAnswer = "application/x-www-form-urlencoded"), (LearnerAnswer = "application/json"))),
@@ -94,6 +96,9 @@ async fn check(
         shown["fen"] = json!(fen);
     }
     shown["recorded"] = json!(judged.recorded);
+    if let Some(reply) = judged.reply {
+        shown["reply"] = json!(reply);
+    }
     Ok(Json(shown))
 }
 

@@ -28,6 +28,23 @@ pub struct Judged {
     pub fen: Option<String>,
     /// Whether the stars earned were more than before and are now kept.
     pub recorded: bool,
+    /// The computer's answer (UCI) in a mate against it, already played.
+    pub reply: Option<String>,
+}
+
+/// Nodes the computer spends on a lone king's defence: enough to run for the
+/// centre and away from the attacker, a few milliseconds.
+const DEFENCE_NODES: u64 = 20_000;
+
+/// The engine's move for the defender in `fen`.
+fn defence(fen: &str) -> Option<String> {
+    let pos = caissa_rules::Position::from_fen(fen).ok()?;
+    let limits = caissa_engine::Limits {
+        nodes: Some(DEFENCE_NODES),
+        ..caissa_engine::Limits::default()
+    };
+    let best = caissa_engine::search(&[pos], &limits).best_move?;
+    Some(pos.to_uci(best))
 }
 
 /// The lessons and the learners' progress.
@@ -70,6 +87,7 @@ impl Learning {
         answer: Answer,
     ) -> Result<Judged, ApiError> {
         let exercise = self.exercise(id, n)?;
+        let mut reply = None;
         let (progress, fen) = match &answer {
             Answer::Moves(moves) => {
                 if moves.len() > MAX_MOVES {
@@ -78,8 +96,22 @@ impl Learning {
                         moves.len()
                     )));
                 }
-                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                (exercise.check(&moves), exercise.next_fen(&moves))
+                let mut moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                let mut progress = exercise.check(&moves);
+                // In a mate against the computer, the engine answers at once.
+                if let Progress::Going {
+                    fen,
+                    defender_to_move: true,
+                    ..
+                } = &progress
+                {
+                    reply = defence(fen);
+                    if let Some(reply) = &reply {
+                        moves.push(reply);
+                        progress = exercise.check(&moves);
+                    }
+                }
+                (progress, exercise.next_fen(&moves))
             }
             Answer::Choice(choice) => (exercise.answer(*choice), None),
         };
@@ -94,6 +126,7 @@ impl Learning {
             progress,
             fen,
             recorded,
+            reply,
         })
     }
 
