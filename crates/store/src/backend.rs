@@ -12,6 +12,7 @@ use crate::model::{
     Append, Backup, ChatLine, GameFilter, Report, StoredChallenge, StoredGame, StoredRating,
     StoredToken, StoredTournament, User,
 };
+use crate::puzzles::{PuzzlePick, PuzzleRound, StoredPuzzle};
 use crate::rows::{Table, Value};
 use crate::StoreError;
 
@@ -191,10 +192,37 @@ pub(crate) trait Safety: Send + Sync {
     async fn lesson_progress(&self, user_id: i64) -> Result<Vec<(String, i64, i64)>, StoreError>;
 }
 
+/// Puzzles, their ratings and the rounds played.
+#[async_trait]
+pub(crate) trait Puzzles: Send + Sync {
+    async fn add_puzzles(&self, puzzles: &[StoredPuzzle]) -> Result<u64, StoreError>;
+    async fn puzzle(&self, id: &str) -> Result<Option<StoredPuzzle>, StoreError>;
+    async fn puzzle_count(&self) -> Result<i64, StoreError>;
+    async fn puzzle_by_rank(&self, rank: i64) -> Result<Option<StoredPuzzle>, StoreError>;
+    async fn puzzles_after(&self, id: &str, limit: i64) -> Result<Vec<StoredPuzzle>, StoreError>;
+    async fn pick_puzzles(&self, pick: &PuzzlePick) -> Result<Vec<StoredPuzzle>, StoreError>;
+    async fn finish_round(
+        &self,
+        round: &PuzzleRound,
+        puzzle_rating: Option<(f64, f64, f64)>,
+        player_rating: Option<&StoredRating>,
+    ) -> Result<(), StoreError>;
+    async fn puzzle_rounds(
+        &self,
+        user_id: i64,
+        since: i64,
+        before: i64,
+        limit: i64,
+    ) -> Result<Vec<(PuzzleRound, StoredPuzzle)>, StoreError>;
+}
+
 /// A whole backend.
 pub(crate) trait Backend:
-    People + EventLog + Records + Standings + Safety + Installation + Nodes
+    People + EventLog + Records + Standings + Safety + Puzzles + Installation + Nodes
 {
 }
 
-impl<T: People + EventLog + Records + Standings + Safety + Installation + Nodes> Backend for T {}
+impl<T: People + EventLog + Records + Standings + Safety + Puzzles + Installation + Nodes> Backend
+    for T
+{
+}

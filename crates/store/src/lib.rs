@@ -12,6 +12,7 @@ mod cluster;
 mod copy;
 mod model;
 mod postgres;
+mod puzzles;
 pub mod rows;
 mod safety;
 pub mod scratch;
@@ -24,6 +25,7 @@ pub use model::{
     Append, Backup, ChatLine, GameFilter, GameRating, Outcome, Report, StoredChallenge, StoredGame,
     StoredRating, StoredToken, StoredTournament, User,
 };
+pub use puzzles::{PuzzlePick, PuzzleRound, StoredPuzzle};
 
 use std::path::Path;
 use std::sync::Arc;
@@ -293,6 +295,68 @@ impl Store {
         user_id: i64,
     ) -> Result<Vec<(String, i64, i64)>, StoreError> {
         self.backend.lesson_progress(user_id).await
+    }
+
+    /// Adds puzzles, skipping ids already there; how many were added.
+    pub async fn add_puzzles(&self, puzzles: &[StoredPuzzle]) -> Result<u64, StoreError> {
+        self.backend.add_puzzles(puzzles).await
+    }
+
+    /// The puzzle with this id.
+    pub async fn puzzle(&self, id: &str) -> Result<Option<StoredPuzzle>, StoreError> {
+        self.backend.puzzle(id).await
+    }
+
+    /// How many puzzles there are.
+    pub async fn puzzle_count(&self) -> Result<i64, StoreError> {
+        self.backend.puzzle_count().await
+    }
+
+    /// The puzzle at this place (from 0) in the order of the ids.
+    pub async fn puzzle_by_rank(&self, rank: i64) -> Result<Option<StoredPuzzle>, StoreError> {
+        self.backend.puzzle_by_rank(rank).await
+    }
+
+    /// At most `limit` puzzles whose ids come after `id`, in the order of the ids.
+    pub async fn puzzles_after(
+        &self,
+        id: &str,
+        limit: i64,
+    ) -> Result<Vec<StoredPuzzle>, StoreError> {
+        self.backend.puzzles_after(id, limit).await
+    }
+
+    /// Puzzles as `pick` asks, in random order.
+    pub async fn pick_puzzles(&self, pick: &PuzzlePick) -> Result<Vec<StoredPuzzle>, StoreError> {
+        self.backend.pick_puzzles(pick).await
+    }
+
+    /// Records a round in one transaction: the round itself, one more play
+    /// and the new Glicko-2 rating `(rating, deviation, volatility)` of the
+    /// puzzle, and the player's new `puzzle` rating.
+    pub async fn finish_round(
+        &self,
+        round: &PuzzleRound,
+        puzzle_rating: Option<(f64, f64, f64)>,
+        player_rating: Option<&StoredRating>,
+    ) -> Result<(), StoreError> {
+        self.backend
+            .finish_round(round, puzzle_rating, player_rating)
+            .await
+    }
+
+    /// A player's rounds played from `since` to before `before` (ms), newest
+    /// first, at most `limit`, each with its puzzle.
+    pub async fn puzzle_rounds(
+        &self,
+        user_id: i64,
+        since: i64,
+        before: i64,
+        limit: i64,
+    ) -> Result<Vec<(PuzzleRound, StoredPuzzle)>, StoreError> {
+        self.backend
+            .puzzle_rounds(user_id, since, before, limit)
+            .await
     }
 
     /// An operator closes report `id`; false if there is no such open report.

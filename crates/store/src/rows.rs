@@ -87,13 +87,17 @@ pub enum Table {
     Reports,
     /// Stars earned in the lessons.
     LessonProgress,
+    /// Puzzles and their ratings.
+    Puzzles,
+    /// Who played which puzzle, and how it went.
+    PuzzleRounds,
 }
 
 use Kind::{Bool, Int, OptInt, OptText, Real, Text};
 
 impl Table {
     /// Every table, each after those it refers to.
-    pub const ALL: [Table; 17] = [
+    pub const ALL: [Table; 19] = [
         Table::Users,
         Table::Tokens,
         Table::Sessions,
@@ -111,6 +115,8 @@ impl Table {
         Table::Blocks,
         Table::Reports,
         Table::LessonProgress,
+        Table::Puzzles,
+        Table::PuzzleRounds,
     ];
 
     /// Its name in the database.
@@ -133,6 +139,8 @@ impl Table {
             Table::Blocks => "blocks",
             Table::Reports => "reports",
             Table::LessonProgress => "lesson_progress",
+            Table::Puzzles => "puzzles",
+            Table::PuzzleRounds => "puzzle_rounds",
         }
     }
 
@@ -237,6 +245,29 @@ impl Table {
                 ("exercise", Int),
                 ("stars", Int),
                 ("updated_at", Int),
+            ],
+            Table::Puzzles => &[
+                ("id", Text),
+                ("fen", Text),
+                ("moves", Text),
+                ("rating", Real),
+                ("deviation", Real),
+                ("volatility", Real),
+                ("popularity", Int),
+                ("plays", Int),
+                ("themes", Text),
+                ("game_url", Text),
+                ("opening_tags", Text),
+            ],
+            Table::PuzzleRounds => &[
+                ("id", Int),
+                ("user_id", Int),
+                ("puzzle_id", Text),
+                ("played_at", Int),
+                ("win", Bool),
+                ("rated", Bool),
+                ("puzzle_rating", Real),
+                ("rating_after", Real),
             ],
         }
     }

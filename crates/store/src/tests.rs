@@ -845,4 +845,5 @@ async fn a_copy_into_another_installation_is_refused_by_the_check() {
     assert!(e.to_string().contains("copy"), "{e}");
 }
 
+mod puzzles;
 mod safety;

@@ -14,6 +14,7 @@ use sqlx::{PgConnection, PgPool};
 
 use crate::backend::{EventLog, Installation};
 use crate::model::{Append, Backup, StoredGame};
+use crate::puzzles::puzzle_sql;
 use crate::rows::{Table, TableSql, Value};
 use crate::safety::safety_sql;
 use crate::shared::shared_sql;
@@ -64,6 +65,7 @@ impl PgStore {
 
 shared_sql!(PgStore, PgRow);
 safety_sql!(PgStore, PgRow);
+puzzle_sql!(PgStore, PgRow);
 
 impl PgStore {
     /// This node's lease generation, once it joined.

@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 
 use crate::backend::EventLog;
 use crate::model::{Append, StoredGame};
+use crate::puzzles::puzzle_sql;
 use crate::safety::safety_sql;
 use crate::shared::shared_sql;
 use crate::StoreError;
@@ -101,6 +102,7 @@ impl SqliteStore {
 
 shared_sql!(SqliteStore, SqliteRow);
 safety_sql!(SqliteStore, SqliteRow);
+puzzle_sql!(SqliteStore, SqliteRow);
 
 #[async_trait]
 impl EventLog for SqliteStore {
