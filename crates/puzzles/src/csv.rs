@@ -24,57 +24,64 @@ pub struct CsvError {
 pub fn read_csv(text: &str) -> Result<Vec<Puzzle>, CsvError> {
     let mut puzzles = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() || (line_no == 1 && line.starts_with("PuzzleId,")) {
-            continue;
+        if let Some(puzzle) = read_line(i + 1, line)? {
+            puzzles.push(puzzle);
         }
-        let error = |reason: String| CsvError {
-            line: line_no,
-            reason,
-        };
-        let fields = split(line).map_err(error)?;
-        if fields.len() < 8 || fields.len() > 10 {
-            return Err(error(format!(
-                "{} fields; a puzzle has 8 to 10 ({HEADER})",
-                fields.len()
-            )));
-        }
-        let number = |column: usize, name: &str| -> Result<i64, CsvError> {
-            fields[column].trim().parse::<i64>().map_err(|_| {
-                error(format!(
-                    "{name}: {:?} is not a whole number",
-                    fields[column]
-                ))
-            })
-        };
-        let words = |column: usize| -> Vec<String> {
-            fields
-                .get(column)
-                .map(|f| f.split_whitespace().map(str::to_string).collect())
-                .unwrap_or_default()
-        };
-        let puzzle = Puzzle {
-            id: fields[0].trim().to_string(),
-            fen: fields[1].trim().to_string(),
-            moves: words(2),
-            rating: number(3, "Rating")? as i32,
-            rating_deviation: number(4, "RatingDeviation")? as i32,
-            popularity: number(5, "Popularity")? as i32,
-            plays: number(6, "NbPlays")?.max(0) as u64,
-            themes: words(7),
-            game_url: fields
-                .get(8)
-                .map(|f| f.trim().to_string())
-                .unwrap_or_default(),
-            opening_tags: words(9),
-        };
-        puzzle
-            .positions()
-            .map_err(|e: PuzzleError| error(format!("puzzle {}: {e}", puzzle.id)))?;
-        puzzles.push(puzzle);
     }
     Ok(puzzles)
+}
+
+/// One line of the CSV (`line_no` from 1, for the error): the puzzle, or
+/// `None` for a blank line or the header on the first line.
+pub fn read_line(line_no: usize, line: &str) -> Result<Option<Puzzle>, CsvError> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    if line.trim().is_empty() || (line_no == 1 && line.starts_with("PuzzleId,")) {
+        return Ok(None);
+    }
+    let error = |reason: String| CsvError {
+        line: line_no,
+        reason,
+    };
+    let fields = split(line).map_err(error)?;
+    if fields.len() < 8 || fields.len() > 10 {
+        return Err(error(format!(
+            "{} fields; a puzzle has 8 to 10 ({HEADER})",
+            fields.len()
+        )));
+    }
+    let number = |column: usize, name: &str| -> Result<i64, CsvError> {
+        fields[column].trim().parse::<i64>().map_err(|_| {
+            error(format!(
+                "{name}: {:?} is not a whole number",
+                fields[column]
+            ))
+        })
+    };
+    let words = |column: usize| -> Vec<String> {
+        fields
+            .get(column)
+            .map(|f| f.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let puzzle = Puzzle {
+        id: fields[0].trim().to_string(),
+        fen: fields[1].trim().to_string(),
+        moves: words(2),
+        rating: number(3, "Rating")?.clamp(0, 10_000) as i32,
+        rating_deviation: number(4, "RatingDeviation")?.clamp(0, 10_000) as i32,
+        popularity: number(5, "Popularity")?.clamp(-100, 100) as i32,
+        plays: number(6, "NbPlays")?.max(0) as u64,
+        themes: words(7),
+        game_url: fields
+            .get(8)
+            .map(|f| f.trim().to_string())
+            .unwrap_or_default(),
+        opening_tags: words(9),
+    };
+    puzzle
+        .positions()
+        .map_err(|e: PuzzleError| error(format!("puzzle {}: {e}", puzzle.id)))?;
+    Ok(Some(puzzle))
 }
 
 /// Puzzles as CSV, with the header line.
@@ -82,23 +89,29 @@ pub fn write_csv(puzzles: &[Puzzle]) -> String {
     let mut out = String::from(HEADER);
     out.push('\n');
     for p in puzzles {
-        let fields = [
-            p.id.clone(),
-            p.fen.clone(),
-            p.moves.join(" "),
-            p.rating.to_string(),
-            p.rating_deviation.to_string(),
-            p.popularity.to_string(),
-            p.plays.to_string(),
-            p.themes.join(" "),
-            p.game_url.clone(),
-            p.opening_tags.join(" "),
-        ];
-        let quoted: Vec<String> = fields.iter().map(|f| quote(f)).collect();
-        out.push_str(&quoted.join(","));
-        out.push('\n');
+        out.push_str(&csv_line(p));
     }
     out
+}
+
+/// One puzzle as a CSV line, with its line break.
+pub fn csv_line(p: &Puzzle) -> String {
+    let fields = [
+        p.id.clone(),
+        p.fen.clone(),
+        p.moves.join(" "),
+        p.rating.to_string(),
+        p.rating_deviation.to_string(),
+        p.popularity.to_string(),
+        p.plays.to_string(),
+        p.themes.join(" "),
+        p.game_url.clone(),
+        p.opening_tags.join(" "),
+    ];
+    let quoted: Vec<String> = fields.iter().map(|f| quote(f)).collect();
+    let mut line = quoted.join(",");
+    line.push('\n');
+    line
 }
 
 /// A field, quoted only when it must be.

@@ -8,8 +8,20 @@
 //! is played is refused, naming the line, the column and the move.
 
 mod csv;
+pub mod generate;
+mod themes;
 
-pub use csv::{read_csv, write_csv, CsvError, HEADER};
+pub use csv::{csv_line, read_csv, read_line, write_csv, CsvError, HEADER};
+pub use themes::{theme_name, THEMES};
+
+/// The puzzles Caissa ships: made by [`generate`] from the engine's self-play
+/// and checked by Stockfish (see the README's "Puzzles").
+pub const STARTER_SET: &str = include_str!("../data/starter.csv");
+
+/// [`STARTER_SET`], read.
+pub fn starter_set() -> Result<Vec<Puzzle>, CsvError> {
+    read_csv(STARTER_SET)
+}
 
 use caissa_rules::Position;
 
