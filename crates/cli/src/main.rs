@@ -50,6 +50,8 @@ enum Command {
     User(commands::admin::UserCommand),
     /// The reports users sent to the operators: list them, close them.
     Reports(commands::reports::Args),
+    /// Make puzzles from games; import and export the lichess puzzle CSV.
+    Puzzles(commands::puzzles::Args),
     /// Manage API tokens.
     #[command(subcommand)]
     Token(commands::admin::TokenCommand),
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),
         Some(Command::Reports(args)) => commands::reports::run(args),
+        Some(Command::Puzzles(args)) => commands::puzzles::run(args),
         Some(Command::Db(cmd)) => commands::db::db(cmd),
         // Exit statuses of their own (2 for bad input), as pairing programs have.
         Some(Command::Tournament(cmd)) => return commands::tournament::run(cmd),

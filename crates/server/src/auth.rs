@@ -190,6 +190,18 @@ pub fn needed_scopes(method: &Method, path: &str) -> &'static [Scope] {
         } else {
             &[Scope::Other("follow:write")]
         }
+    } else if let Some(rest) = path.strip_prefix("/api/puzzle/") {
+        // The daily puzzle, one by id and the themes are public.
+        let private = ["next", "activity"].contains(&rest)
+            || rest.starts_with("batch/")
+            || rest.starts_with("dashboard/");
+        if !private {
+            &[]
+        } else if method == Method::GET {
+            &[Scope::Other("puzzle:read")]
+        } else {
+            &[Scope::Other("puzzle:write")]
+        }
     } else if path == "/api/stream/event" {
         &[Scope::BoardPlay, Scope::BotPlay, Scope::ChallengeRead]
     } else if path == "/api/challenge" || path.starts_with("/api/challenge/") {

@@ -30,6 +30,7 @@ use crate::services::game_news::GameNews;
 use crate::services::games::Games;
 use crate::services::learning::Learning;
 use crate::services::lobby::Lobby;
+use crate::services::puzzles::Puzzles;
 use crate::services::ratings::Ratings;
 use crate::services::safety::Safety;
 use crate::services::tokens::Tokens;
@@ -117,6 +118,8 @@ pub struct AppState {
     pub safety: Arc<Safety>,
     /// The lessons and learners' stars.
     pub learning: Arc<Learning>,
+    /// Puzzles and the players' puzzle ratings.
+    pub puzzles: Arc<Puzzles>,
     /// Ratings.
     pub ratings: Arc<Ratings>,
     /// Exports.
@@ -204,6 +207,7 @@ impl AppState {
             lobby: Arc::new(Lobby::new(games.clone(), ratings.clone(), safety.clone())),
             safety,
             learning: Arc::new(Learning::new(store.clone())),
+            puzzles: Arc::new(Puzzles::new(store.clone())),
             computer: Arc::new(Computer::default()),
             chat: Arc::new(Chat::new(
                 store.clone(),

@@ -1211,5 +1211,6 @@ mod lichess_reads;
 mod lobby_socket;
 mod online_play;
 mod openapi;
+mod puzzles;
 mod safety;
 mod seat;

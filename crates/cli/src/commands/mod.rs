@@ -6,6 +6,7 @@ pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
+pub mod puzzles;
 pub mod replay;
 pub mod reports;
 pub mod serve;

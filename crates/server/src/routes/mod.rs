@@ -27,6 +27,7 @@ pub mod hub;
 pub mod internal;
 pub mod learn;
 pub mod lobby;
+pub mod puzzles;
 pub mod safety;
 pub mod session;
 pub mod site;
@@ -77,6 +78,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(account::router())
         .merge(tokens::router())
         .merge(learn::router())
+        .merge(puzzles::router())
         .merge(safety::router())
         .merge(users::router())
         .merge(challenges::router())

@@ -15,6 +15,7 @@ pub mod game_news;
 pub mod games;
 pub mod learning;
 pub mod lobby;
+pub mod puzzles;
 pub mod ratings;
 pub mod safety;
 pub mod tokens;
