@@ -39,6 +39,7 @@ test('every page passes an accessibility audit, and is photographed at 1366×800
       account: '/account',
       learn: '/learn',
       lesson: '/learn/castling',
+      puzzles: '/training',
       profile: `/@/${name}`,
       game: path,
       arbiter: '/arbiter',

@@ -146,6 +146,7 @@ function renderHeader() {
       link('/tv', 'nav.tv'),
       link('/analysis', 'nav.analysis'),
       link('/learn', 'nav.learn'),
+      link('/training', 'nav.puzzles'),
       user ? link('/arbiter', 'nav.arbiter') : null,
       link('/settings', 'nav.settings')),
     h('div', { class: 'header-tools' }, schemeToggle()));

@@ -8,6 +8,7 @@ import { ratingChart } from '../chart.js';
 import { colorName, resultScore, resultText, speedName } from '../format.js';
 import { h, replace, setTitle, showError } from '../ui.js';
 import { ratingDiffView } from '../components.js';
+import { puzzleHistoryCard } from '../puzzles/history.js';
 
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
@@ -155,6 +156,7 @@ class Profile {
       h('section', { class: 'card', 'aria-labelledby': 'history-title' },
         h('h2', { id: 'history-title' }, t('profile.ratingHistory')),
         chart ? h('div', { class: 'chart-box', 'data-testid': 'rating-chart' }, chart) : h('p', { class: 'muted' }, t('profile.noHistory'))),
+      isMe(u.username) && !session.user?.guest ? puzzleHistoryCard() : null,
       h('section', { class: 'card', 'aria-labelledby': 'games-title' },
         h('h2', { id: 'games-title' }, t('profile.recentGames')),
         h('p', { 'data-testid': 'tally' }, t('profile.tally', { wins: score.wins, losses: score.losses, draws: score.draws })),

@@ -116,6 +116,11 @@ pages! {
     account_page "/account" "The account: password, blocked players, closing it.";
     learn_page "/learn" "Lessons: learn chess from the first move to checkmate.";
     learn_lesson_page "/learn/{id}" "A lesson.";
+    training_page "/training" "Puzzles: find the best move, at one's own level.";
+    training_daily_page "/training/daily" "The puzzle of the day.";
+    training_streak_page "/training/streak" "Puzzle streak: unrated puzzles getting harder until one mistake.";
+    training_theme_page "/training/theme/{angle}" "Puzzles of one theme or opening.";
+    training_puzzle_page "/training/{id}" "One puzzle.";
     challenge_page "/challenge/{id}" "An open challenge, to accept.";
     arbiter_page "/arbiter" "The arbiter's console: the games one arbitrates.";
     tournaments_page "/tournaments" "Tournaments: upcoming, running, finished; creating one.";
