@@ -126,6 +126,19 @@ const mate = await wrongAndRight('checkmate-in-one', 0);
 const promotion = await wrongAndRight('promotion', 1);
 const quizLesson = lessons.find((l) => l.exercises[0].goal.kind === 'quiz').id;
 const quiz = await quizChoices(quizLesson, 0);
+/** For each kind of goal, a lesson's exercise of that kind and how to solve it. */
+const KINDS = {
+  reach: ['the-board', 0], capture_all: ['rook', 3], mate_in_one: ['checkmate-in-one', 0],
+  escape_check: ['check', 0], promote: ['promotion', 0], castle: ['castling', 0],
+  en_passant: ['en-passant', 0], stalemate: ['stalemate', 0], safe_move: ['king', 3],
+  quiz: ['draws', 0], checkmate: ['basic-mates', 0],
+};
+const kindSolutions = {};
+for (const [kind, [id, index]] of Object.entries(KINDS)) {
+  assert.equal(lessonOf(id).exercises[index].goal.kind, kind, `${id} ${index}`);
+  if (kind === 'quiz') kindSolutions[kind] = { choice: (await quizChoices(id, index)).right };
+  else if (kind !== 'checkmate') kindSolutions[kind] = { moves: await solveLine(id, index) };
+}
 /** A first move of the first basic mate the server answers with the computer's move. */
 const basicMate = await (async () => {
   for (const move of legalMoves(lessonOf('basic-mates').exercises[0].fen)) {
@@ -214,6 +227,43 @@ for (const code of LANGS) {
       await clickMove(page, basicMate.move);
       const going = d['learn.goingMate'].replace('{left}', basicMate.res.movesLeft);
       await page.waitForSelector(`.learn-going:has-text("${going}")`);
+      assert.deepEqual(noProblems(t, page), []);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+for (const code of LANGS) {
+  test(`one exercise of every kind of goal in ${code}, opened by its own address`, { timeout: 180_000 }, async (t) => {
+    const d = dict(code);
+    const browser = await launch();
+    try {
+      const page = await newPage(browser, { lang: code });
+      await page.goto(`${BASE}/`);
+      await setLanguage(page, code);
+      for (const [kind, [id, index]] of Object.entries(KINDS)) {
+        await page.goto(`${BASE}/learn/${id}?exercise=${index + 1}`);
+        await page.waitForSelector('[data-testid="learn-instruction"]');
+        const total = lessonOf(id).exercises.length;
+        const step = d['learn.exercise'].replace('{n}', String(index + 1)).replace('{total}', String(total));
+        assert.equal(await page.locator('[data-testid="learn-step"]').innerText(), step, kind);
+        const ex = lessonOf(id).exercises[index];
+        const words = (ex.prompt || ex.instruction)[code];
+        assert.equal(await page.locator('[data-testid="learn-instruction"]').innerText(), words, kind);
+        if (kind === 'quiz') {
+          await page.click(`.learn-choice[data-choice="${kindSolutions.quiz.choice}"]`);
+        } else if (kind === 'checkmate') {
+          await page.waitForSelector('.learn-board [data-square="a1"]');
+          await clickMove(page, basicMate.move);
+          await page.waitForSelector(`.learn-going:has-text("${d['learn.goingMate'].replace('{left}', basicMate.res.movesLeft)}")`);
+          continue;
+        } else {
+          await page.waitForSelector('.learn-board [data-square="a1"]');
+          for (const uci of kindSolutions[kind].moves) await clickMove(page, uci);
+        }
+        await page.waitForSelector(`.learn-solved:has-text("${d['learn.solved']}")`);
+      }
       assert.deepEqual(noProblems(t, page), []);
     } finally {
       await browser.close();

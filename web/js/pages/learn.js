@@ -119,7 +119,10 @@ class Lesson {
       h('h1', {}, localText(this.lesson.title, lg)),
       h('p', { class: 'learn-intro' }, localText(this.lesson.intro, lg)),
       this.el.step, this.el.body);
-    this.show(0);
+    // `?exercise=N` (from 1) opens that exercise: a link can point at one.
+    const asked = Number(new URLSearchParams(window.location.search).get('exercise'));
+    const last = this.lesson.exercises.length;
+    this.show(Number.isInteger(asked) && asked >= 1 && asked <= last ? asked - 1 : 0);
   }
 
   destroy() {
