@@ -505,7 +505,11 @@ fn mate_against_the_engine(e: &Exercise) -> Progress {
     let mut moves: Vec<String> = Vec::new();
     loop {
         let limits = caissa_engine::Limits {
-            nodes: Some(if moves.len().is_multiple_of(2) { 60_000 } else { 20_000 }),
+            nodes: Some(if moves.len().is_multiple_of(2) {
+                60_000
+            } else {
+                20_000
+            }),
             ..caissa_engine::Limits::default()
         };
         let best = engine
