@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need beyond Rust (the Python lichess
 # client used as a real API peer; python-chess as a real UCI client; Chromium and
-# playwright-core for the browser tests), then runs every test of the workspace,
+# playwright-core for the browser tests; Stockfish to check a sample of the
+# shipped puzzles), then runs every test of the workspace,
 # the web app's unit tests and the browser tests against the built server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +90,18 @@ if [ -n "${CAISSA_TEST_POSTGRES:-}" ]; then
     server_tests=$(built_or_fail server tests test)
     (cd crates/server && CAISSA_TEST_BACKEND=postgres "$server_tests" --test-threads=8)
 fi
+
+echo "== the shipped puzzles, a sample checked by Stockfish"
+if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "test.sh: the puzzle check needs Debian's stockfish (apt-get install stockfish)" >&2
+        exit 2
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish >/dev/null
+fi
+# The same budget the whole set was checked with (see the README's "Puzzles").
+python3 scripts/verify-puzzles.py crates/puzzles/data/starter.csv --sample 150 --seed "$(date +%j)" --nodes 300000 --jobs 2
 
 echo "== web app unit tests"
 node --test web/test/
