@@ -114,12 +114,12 @@ enum Job {
 }
 
 impl Games {
-    fn next_job(&mut self) -> Option<(u64, Result<Job, String>)> {
+    fn next_job(&mut self) -> Option<Result<Job, String>> {
         match self {
-            Games::Pgn(games) => games.next().map(|g| (0, g.map(Job::Game))),
+            Games::Pgn(games) => games.next().map(|g| g.map(Job::Game)),
             Games::SelfPlay { next, end } => (*next < *end).then(|| {
                 *next += 1;
-                (*next - 1, Ok(Job::Seed(*next - 1)))
+                Ok(Job::Seed(*next - 1))
             }),
         }
     }
@@ -183,7 +183,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
                 let mut engine = caissa_engine::Engine::new(16);
                 loop {
                     let job = games.lock().ok().and_then(|mut g| g.next_job());
-                    let Some((_, job)) = job else { break };
+                    let Some(job) = job else { break };
                     let found = job.map(|job| {
                         let game = match job {
                             Job::Game(game) => game,
