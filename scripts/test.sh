@@ -42,13 +42,19 @@ if [ -z "${CAISSA_TEST_POSTGRES:-}" ]; then
             pg_ctlcluster "$pg_version" "$pg_cluster" stop 2>/dev/null || true
         fi
         pg_ctlcluster "$pg_version" "$pg_cluster" start 2>/dev/null || true
+        # A server recovering after an unclean stop refuses connections a while.
+        pg_port=$(pg_lsclusters -h | head -1 | awk '{print $3}')
+        for _ in $(seq 120); do
+            pg_isready -q -h 127.0.0.1 -p "$pg_port" && break
+            sleep 1
+        done
         su postgres -c "psql -q" <<'SQL'
 DO $$ BEGIN
     CREATE ROLE caissa_tests LOGIN SUPERUSER PASSWORD 'caissa_tests';
 EXCEPTION WHEN duplicate_object THEN NULL;
 END $$;
 SQL
-        export CAISSA_TEST_POSTGRES="postgres://caissa_tests:caissa_tests@127.0.0.1:$(pg_lsclusters -h | head -1 | awk '{print $3}')/postgres"
+        export CAISSA_TEST_POSTGRES="postgres://caissa_tests:caissa_tests@127.0.0.1:$pg_port/postgres"
     else
         echo "test.sh: no CAISSA_TEST_POSTGRES and not root: the PostgreSQL tests will not run" >&2
     fi
