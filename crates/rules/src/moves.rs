@@ -47,6 +47,21 @@ impl Move {
         Move::pack(king, rook, CASTLE)
     }
 
+    /// The move's 16-bit code, for compact tables; [`Move::from_bits`] reads it back.
+    #[inline(always)]
+    pub const fn to_bits(self) -> u16 {
+        self.0
+    }
+
+    /// The move with this 16-bit code, if the code names a kind of move.
+    #[inline(always)]
+    pub const fn from_bits(bits: u16) -> Option<Move> {
+        match bits >> 12 {
+            0 | 1 | 2 | 4..=7 => Some(Move(bits)),
+            _ => None,
+        }
+    }
+
     /// Origin square (the king's square for castling).
     #[inline(always)]
     pub const fn from(self) -> Square {
