@@ -181,10 +181,13 @@ impl Engine {
                 limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
             }
         }
-        let saved = self.multipv;
-        self.multipv = level.multipv.max(saved);
+        // A level's strength was measured on one thread: keep it so.
+        let (saved_multipv, saved_threads) = (self.multipv, self.threads());
+        self.multipv = level.multipv.max(saved_multipv);
+        self.set_threads(1);
         let mut result = self.search(positions, &limits, stop, ponder, on_info);
-        self.multipv = saved;
+        self.multipv = saved_multipv;
+        self.set_threads(saved_threads);
         if let Some(m) = choose(&result, level.temperature, rng) {
             if Some(m) != result.best_move {
                 result.best_move = Some(m);

@@ -17,8 +17,10 @@
 //! assert_eq!(result.score, caissa_engine::Score::Mate(1));
 //! ```
 
+pub mod bench;
 pub mod eval;
 pub mod levels;
+pub mod nnue;
 pub mod params;
 mod rng;
 pub mod search;
@@ -60,6 +62,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// At most about this many nodes.
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes are searched: the score is then
+    /// that of a completed iteration (self-play data generation).
+    pub soft_nodes: Option<u64>,
     /// Stop when a mate in at most this many moves is found.
     pub mate: Option<u32>,
     /// Ignore the clock: search until stopped.

@@ -149,10 +149,35 @@ impl Session {
                 let pos = self.positions.last().copied().unwrap_or_default();
                 self.info_string(&format!("fen {}", pos.fen()));
             }
+            "bench" => {
+                self.stop_search();
+                self.bench(args);
+            }
             "debug" | "register" => {}
             _ => self.info_string(&format!("unknown command: {line}")),
         }
         true
+    }
+
+    /// `bench [depth]`: the signature search of [`crate::bench`], one `info string`
+    /// per position, then `NODES nodes NPS nps`.
+    fn bench(&self, args: &[&str]) {
+        let depth = match args.first().map(|d| d.parse::<u32>()) {
+            None => crate::bench::DEFAULT_DEPTH,
+            Some(Ok(d)) if (1..=64).contains(&d) => d,
+            Some(_) => {
+                self.info_string(&format!(
+                    "bench: the depth must be 1 to 64, not {:?}",
+                    args[0]
+                ));
+                return;
+            }
+        };
+        let total = crate::bench::POSITIONS.len();
+        let result = crate::bench::run(depth, &mut |i, fen, r| {
+            self.info_string(&format!("bench {}/{total} nodes {} {fen}", i + 1, r.nodes));
+        });
+        say(&self.out, &result.summary());
     }
 
     fn uci(&self) {
@@ -161,7 +186,11 @@ impl Session {
             format!("id name {NAME}"),
             format!("id author {AUTHOR}"),
             "option name Hash type spin default 16 min 1 max 4096".to_string(),
-            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            format!(
+                "option name Threads type spin default 1 min 1 max {}",
+                crate::search::MAX_THREADS
+            ),
+            "option name Ponder type check default false".to_string(),
             "option name MultiPV type spin default 1 min 1 max 10".to_string(),
             "option name Skill Level type spin default 20 min 0 max 20".to_string(),
             "option name UCI_LimitStrength type check default false".to_string(),
@@ -169,6 +198,10 @@ impl Session {
             "option name UCI_Chess960 type check default false".to_string(),
             "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
             "option name Clear Hash type button".to_string(),
+            format!(
+                "option name Use NNUE type check default {}",
+                crate::nnue::Network::shared_embedded().is_some()
+            ),
             "uciok".to_string(),
         ];
         let mut w = lock(&self.out);
@@ -214,7 +247,8 @@ impl Session {
                 self.options.hash_mb = v as usize;
                 lock(&self.engine).set_hash(v as usize);
             }),
-            "threads" => spin(1, 1).map(|_| ()),
+            "threads" => spin(1, crate::search::MAX_THREADS as u64)
+                .map(|v| lock(&self.engine).set_threads(v as usize)),
             "multipv" => spin(1, 10).map(|v| self.options.multipv = v as usize),
             "skill level" => spin(0, 20).map(|v| self.options.skill = v as u32),
             "uci_limitstrength" => check().map(|v| self.options.limit_strength = v),
@@ -242,7 +276,17 @@ impl Session {
                 lock(&self.engine).new_game();
                 Ok(())
             }
-            "ponder" | "uci_analysemode" | "uci_showwdl" => Ok(()),
+            "use nnue" => check().and_then(|v| {
+                let net = crate::nnue::Network::shared_embedded();
+                if v && net.is_none() {
+                    return Err("Use NNUE: this build has no network".to_string());
+                }
+                lock(&self.engine).set_network(if v { net } else { None });
+                Ok(())
+            }),
+            // The GUI says whether it will send `go ponder`; nothing to change here.
+            "ponder" => check().map(|_| ()),
+            "uci_analysemode" | "uci_showwdl" => Ok(()),
             _ => Err(format!("unknown option: {name}")),
         };
         if let Err(why) = result {

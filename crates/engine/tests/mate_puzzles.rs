@@ -1,6 +1,6 @@
 //! Mate puzzles: the engine finds the mate and reports it as `mate N`.
 
-use caissa_engine::{search, Limits, Score};
+use caissa_engine::{search, Engine, Limits, Score};
 use caissa_rules::Position;
 
 /// (FEN, solution's first move, mate in N moves for the side to move).
@@ -146,4 +146,26 @@ fn king_and_queen_mate_a_bare_king() {
         "{:?}",
         r.score
     );
+}
+
+#[test]
+fn four_threads_find_the_same_mates() {
+    let mut engine = Engine::new(16);
+    engine.set_threads(4);
+    for &(fen, solution, mate) in PUZZLES {
+        engine.new_game();
+        let pos = Position::from_fen(fen).unwrap();
+        let r = engine.search(
+            &[pos],
+            &Limits {
+                depth: Some(2 * mate as u32 + 4),
+                ..Limits::default()
+            },
+            None,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(r.score, Score::Mate(mate), "{fen}");
+        assert_eq!(pos.to_uci(r.best_move.unwrap()), solution, "{fen}");
+    }
 }

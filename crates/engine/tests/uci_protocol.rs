@@ -47,7 +47,8 @@ fn handshake_lists_identity_and_options_then_uciok() {
     let uciok = lines.iter().position(|l| l == "uciok").unwrap();
     for option in [
         "option name Hash type spin default 16 min 1 max 4096",
-        "option name Threads type spin default 1 min 1 max 1",
+        "option name Threads type spin default 1 min 1 max 64",
+        "option name Ponder type check default false",
         "option name MultiPV type spin default 1 min 1 max 10",
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",

@@ -10,12 +10,14 @@
 //! Draws: a position repeated within the search path (twofold) or seen twice in the
 //! game before the root (threefold), the fifty-move rule, and bare minor pieces.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use caissa_rules::{Color, Move, Position, Role};
 
 use crate::eval::{evaluate_with, PARAM_COUNT, S};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::see::{captured_value, is_capture, see, VALUES};
 use crate::time::budget;
 use crate::tt::{Bound, TranspositionTable};
@@ -29,6 +31,10 @@ pub const INF: i32 = 32001;
 pub const MATE: i32 = 32000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// Most search threads (`Threads`).
+pub const MAX_THREADS: usize = 64;
+
+mod smp;
 
 type History = [[[i32; 64]; 64]; 2];
 
@@ -43,6 +49,12 @@ pub struct Engine {
     /// Milliseconds kept in reserve on every move (`Move Overhead`).
     pub move_overhead_ms: u64,
     params: &'static [S; PARAM_COUNT],
+    /// The neural evaluation, when in use (else the hand-made one).
+    net: Option<Arc<Network>>,
+    accumulators: Option<AccumulatorStack>,
+    /// Search threads (`Threads`): this one and `threads - 1` helpers.
+    threads: usize,
+    helpers: Vec<smp::Helper>,
 }
 
 impl Default for Engine {
@@ -61,7 +73,37 @@ impl Engine {
             multipv: 1,
             move_overhead_ms: 30,
             params: crate::eval::default_params(),
+            net: Network::shared_embedded(),
+            accumulators: None,
+            threads: 1,
+            helpers: Vec::new(),
         }
+    }
+
+    /// Searches with `n` threads (1 to [`MAX_THREADS`]) sharing the transposition
+    /// table (Lazy SMP).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Evaluates with `net`, or with the hand-made evaluation when `None`.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.accumulators = None;
+        self.helpers.clear();
+        self.net = net;
+        // Stored static evaluations came from the other evaluation.
+        self.tt.clear();
+    }
+
+    /// The neural network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// Evaluates with other weights (for the tuner's comparisons).
@@ -84,6 +126,7 @@ impl Engine {
             .iter_mut()
             .flatten()
             .for_each(|row| row.fill(0));
+        self.helpers.clear();
     }
 
     /// Searches the last position of `positions` (the game so far, oldest first; it
@@ -104,11 +147,7 @@ impl Engine {
             return SearchResult::default();
         };
         self.tt.new_search();
-        for row in self.history.iter_mut().flatten() {
-            for h in row.iter_mut() {
-                *h /= 2;
-            }
-        }
+        age_history(&mut self.history);
         let mut root_moves: Vec<RootMove> = root
             .legal_moves()
             .iter()
@@ -151,32 +190,6 @@ impl Engine {
         let budget = budget(limits, root.turn(), self.move_overhead_ms);
         let hashes: Vec<u64> = positions.iter().map(|p| p.zobrist_hash()).collect();
         let root_index = hashes.len() - 1;
-        let mut s = Searcher {
-            tt: &mut self.tt,
-            history: &mut self.history,
-            killers: [[Move::default(); 2]; MAX_PLY + 2],
-            hashes,
-            root_index,
-            floor: [0; MAX_PLY + 2],
-            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            eval_stack: [0; MAX_PLY + 2],
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            can_abort: false,
-            start,
-            hard: budget.hard,
-            node_limit: limits.nodes,
-            stop,
-            ponder,
-            pondering: ponder.is_some_and(|p| p.load(Ordering::Relaxed)),
-            root_moves,
-            pv_idx: 0,
-            params: self.params,
-        };
-
-        let multipv = self.multipv.clamp(1, s.root_moves.len());
         let max_depth = match (limits.depth, limits.mate) {
             (Some(d), _) => d.clamp(1, MAX_PLY as u32 - 1) as i32,
             (None, Some(m))
@@ -190,125 +203,194 @@ impl Engine {
             }
             _ => MAX_PLY as i32 - 1,
         };
-        let mut completed = 0;
-        let mut result_lines: Vec<Line> = Vec::new();
-        for depth in 1..=max_depth {
-            s.can_abort = depth > 1;
-            if s.can_abort && stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-                break;
+        let multipv = self.multipv.clamp(1, root_moves.len());
+        let threads = self.threads;
+        while self.helpers.len() + 1 < threads {
+            self.helpers.push(smp::Helper::default());
+        }
+        let done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let Engine {
+            tt,
+            history,
+            helpers,
+            net,
+            accumulators,
+            params,
+            ..
+        } = self;
+        let (tt, params) = (&*tt, *params);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers[..threads - 1]
+                .iter_mut()
+                .enumerate()
+                .map(|(k, helper)| {
+                    let job = smp::Job {
+                        tt,
+                        net: net.as_deref(),
+                        params,
+                        root,
+                        root_moves: root_moves.clone(),
+                        hashes: hashes.clone(),
+                        max_depth,
+                        first_depth: 1 + (k as i32 % 2),
+                        done: &done,
+                        nodes: &helper_nodes,
+                    };
+                    scope.spawn(move || helper.search(job))
+                })
+                .collect();
+            let mut s = Searcher {
+                tt,
+                nnue: nnue(net.as_deref(), accumulators),
+                history,
+                killers: [[Move::default(); 2]; MAX_PLY + 2],
+                hashes,
+                root_index,
+                floor: [0; MAX_PLY + 2],
+                pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+                pv_len: [0; MAX_PLY + 1],
+                eval_stack: [0; MAX_PLY + 2],
+                nodes: 0,
+                seldepth: 0,
+                stopped: false,
+                can_abort: false,
+                start,
+                hard: budget.hard,
+                node_limit: limits.nodes,
+                stop,
+                ponder,
+                pondering: ponder.is_some_and(|p| p.load(Ordering::Relaxed)),
+                root_moves,
+                pv_idx: 0,
+                params,
+                helper_nodes: Some(&helper_nodes),
+            };
+
+            let mut result = iterate(&mut s, &root, limits, &budget, multipv, max_depth, on_info);
+            done.store(true, Ordering::Relaxed);
+            let found: Vec<smp::Found> = handles
+                .into_iter()
+                .filter_map(|h| h.join().ok().flatten())
+                .collect();
+            if multipv == 1 {
+                smp::prefer_deeper(&mut result, &found);
             }
-            for pv_idx in 0..multipv {
-                s.pv_idx = pv_idx;
-                s.seldepth = 0;
-                let prev = s.root_moves[pv_idx].prev_score;
-                let mut delta = 18;
-                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
-                    ((prev - delta).max(-INF), (prev + delta).min(INF))
-                } else {
-                    (-INF, INF)
-                };
-                loop {
-                    let score = s.root_search(&root, depth, alpha, beta);
-                    s.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    if s.stopped {
-                        break;
-                    }
-                    if score <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - delta).max(-INF);
-                    } else if score >= beta {
-                        beta = (score + delta).min(INF);
-                    } else {
-                        break;
-                    }
-                    delta += delta / 2 + 5;
-                }
-                s.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if s.stopped {
-                    break;
-                }
-            }
+            result.nodes += helper_nodes.load(Ordering::Relaxed);
+            result.nps = nps(result.nodes, start.elapsed());
+            result
+        })
+    }
+}
+
+/// Iterative deepening on the main thread: time management, info lines,
+/// MultiPV and pondering.
+fn iterate(
+    s: &mut Searcher<'_>,
+    root: &Position,
+    limits: &Limits,
+    budget: &crate::time::TimeBudget,
+    multipv: usize,
+    max_depth: i32,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let start = s.start;
+    let stop = s.stop;
+    let mut completed = 0;
+    let mut result_lines: Vec<Line> = Vec::new();
+    for depth in 1..=max_depth {
+        s.can_abort = depth > 1;
+        if s.can_abort && stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            break;
+        }
+        for pv_idx in 0..multipv {
+            s.search_depth(root, depth, pv_idx);
             if s.stopped {
-                // A move proven better than the last best within the abandoned
-                // iteration has been sorted first: play it.
-                if multipv == 1 {
-                    if let Some(first) = result_lines.first_mut() {
-                        if first.mv != s.root_moves[0].mv && s.root_moves[0].score > -INF {
-                            *first = s.line(0);
-                            // Tell the GUI, so the last info line names the move played.
-                            let elapsed = start.elapsed();
-                            on_info(&Info {
-                                depth: depth as u32,
-                                seldepth: s.root_moves[0].seldepth as u32,
-                                multipv: 1,
-                                score: first.score,
-                                nodes: s.nodes,
-                                time_ms: elapsed.as_millis() as u64,
-                                nps: nps(s.nodes, elapsed),
-                                hashfull: s.tt.hashfull(),
-                                pv: first.pv.clone(),
-                            });
-                        }
+                break;
+            }
+        }
+        if s.stopped {
+            // A move proven better than the last best within the abandoned
+            // iteration has been sorted first: play it.
+            if multipv == 1 {
+                if let Some(first) = result_lines.first_mut() {
+                    if first.mv != s.root_moves[0].mv && s.root_moves[0].score > -INF {
+                        *first = s.line(0);
+                        // Tell the GUI, so the last info line names the move played.
+                        let elapsed = start.elapsed();
+                        on_info(&Info {
+                            depth: depth as u32,
+                            seldepth: s.root_moves[0].seldepth as u32,
+                            multipv: 1,
+                            score: first.score,
+                            nodes: s.total_nodes(),
+                            time_ms: elapsed.as_millis() as u64,
+                            nps: nps(s.total_nodes(), elapsed),
+                            hashfull: s.tt.hashfull(),
+                            pv: first.pv.clone(),
+                        });
                     }
                 }
-                break;
             }
-            completed = depth;
-            for rm in s.root_moves.iter_mut() {
-                rm.prev_score = rm.score;
-            }
-            result_lines = (0..multipv).map(|k| s.line(k)).collect();
-            let elapsed = start.elapsed();
-            let hashfull = s.tt.hashfull();
-            for (k, line) in result_lines.iter().enumerate() {
-                on_info(&Info {
-                    depth: depth as u32,
-                    seldepth: s.root_moves[k].seldepth as u32,
-                    multipv: k as u32 + 1,
-                    score: line.score,
-                    nodes: s.nodes,
-                    time_ms: elapsed.as_millis() as u64,
-                    nps: nps(s.nodes, elapsed),
-                    hashfull,
-                    pv: line.pv.clone(),
-                });
-            }
-            // Stop deepening?
-            let best = s.root_moves[0].score;
-            if let Some(m) = limits.mate {
-                if best >= MATE - 2 * m as i32 {
-                    break;
-                }
-            }
-            if s.check_pondering() {
-                continue;
-            }
-            if let Some(opt) = budget.optimum {
-                if s.start.elapsed() >= opt.mul_f64(0.6) {
-                    break;
-                }
-            }
-            if s.root_moves.len() == 1 && budget.hard.is_some() && depth >= 4 {
-                break;
-            }
-            if limits.nodes.is_some_and(|n| s.nodes >= n) {
-                break;
-            }
+            break;
         }
+        completed = depth;
+        for rm in s.root_moves.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        result_lines = (0..multipv).map(|k| s.line(k)).collect();
         let elapsed = start.elapsed();
-        let best = result_lines.first().cloned().unwrap_or_else(|| s.line(0));
-        SearchResult {
-            best_move: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: best.score,
-            depth: completed.max(1) as u32,
-            seldepth: s.root_moves[0].seldepth as u32,
-            pv: best.pv.clone(),
-            nodes: s.nodes,
-            time_ms: elapsed.as_millis() as u64,
-            nps: nps(s.nodes, elapsed),
-            lines: result_lines,
+        let hashfull = s.tt.hashfull();
+        for (k, line) in result_lines.iter().enumerate() {
+            on_info(&Info {
+                depth: depth as u32,
+                seldepth: s.root_moves[k].seldepth as u32,
+                multipv: k as u32 + 1,
+                score: line.score,
+                nodes: s.total_nodes(),
+                time_ms: elapsed.as_millis() as u64,
+                nps: nps(s.total_nodes(), elapsed),
+                hashfull,
+                pv: line.pv.clone(),
+            });
         }
+        // Stop deepening?
+        let best = s.root_moves[0].score;
+        if let Some(m) = limits.mate {
+            if best >= MATE - 2 * m as i32 {
+                break;
+            }
+        }
+        if s.check_pondering() {
+            continue;
+        }
+        if let Some(opt) = budget.optimum {
+            if s.start.elapsed() >= opt.mul_f64(0.6) {
+                break;
+            }
+        }
+        if s.root_moves.len() == 1 && budget.hard.is_some() && depth >= 4 {
+            break;
+        }
+        if limits.nodes.is_some_and(|n| s.nodes >= n)
+            || limits.soft_nodes.is_some_and(|n| s.nodes >= n)
+        {
+            break;
+        }
+    }
+    let elapsed = start.elapsed();
+    let best = result_lines.first().cloned().unwrap_or_else(|| s.line(0));
+    SearchResult {
+        best_move: Some(best.mv),
+        ponder: best.pv.get(1).copied(),
+        score: best.score,
+        depth: completed.max(1) as u32,
+        seldepth: s.root_moves[0].seldepth as u32,
+        pv: best.pv.clone(),
+        nodes: s.nodes,
+        time_ms: elapsed.as_millis() as u64,
+        nps: nps(s.nodes, elapsed),
+        lines: result_lines,
     }
 }
 
@@ -318,7 +400,8 @@ impl Engine {
     /// it to keep only positions whose static evaluation is already quiet.
     pub fn quiescence(&mut self, pos: &Position) -> i32 {
         let mut s = Searcher {
-            tt: &mut self.tt,
+            tt: &self.tt,
+            nnue: None,
             history: &mut self.history,
             killers: [[Move::default(); 2]; MAX_PLY + 2],
             hashes: vec![pos.zobrist_hash()],
@@ -340,8 +423,30 @@ impl Engine {
             root_moves: Vec::new(),
             pv_idx: 0,
             params: self.params,
+            helper_nodes: None,
         };
         s.qsearch(pos, -INF, INF, 0)
+    }
+}
+
+/// The network and this engine's accumulators, made to fit it.
+fn nnue<'a>(
+    net: Option<&'a Network>,
+    accumulators: &'a mut Option<AccumulatorStack>,
+) -> Option<(&'a Network, &'a mut AccumulatorStack)> {
+    let net = net?;
+    if accumulators.as_ref().is_none_or(|a| !a.fits(net)) {
+        *accumulators = Some(AccumulatorStack::new(net, MAX_PLY + 2));
+    }
+    Some((net, accumulators.as_mut()?))
+}
+
+/// Halves the history scores: a new search trusts the last one's less.
+fn age_history(history: &mut History) {
+    for row in history.iter_mut().flatten() {
+        for h in row.iter_mut() {
+            *h /= 2;
+        }
     }
 }
 
@@ -371,7 +476,9 @@ struct RootMove {
 }
 
 struct Searcher<'a> {
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
+    /// The neural evaluation and the path's accumulators (`None`: hand-made).
+    nnue: Option<(&'a Network, &'a mut AccumulatorStack)>,
     history: &'a mut History,
     killers: [[Move; 2]; MAX_PLY + 2],
     /// Zobrist keys of the game before the root and of the current search path.
@@ -395,6 +502,8 @@ struct Searcher<'a> {
     root_moves: Vec<RootMove>,
     pv_idx: usize,
     params: &'static [S; PARAM_COUNT],
+    /// Nodes of the helper threads (the main thread's reports add them).
+    helper_nodes: Option<&'a AtomicU64>,
 }
 
 /// Late-move reduction in plies for `depth` and move number `n`.
@@ -407,6 +516,64 @@ fn lmr(depth: i32, n: usize) -> i32 {
 const NO_EVAL: i32 = -INF - 1;
 
 impl Searcher<'_> {
+    /// One iteration for the `pv_idx`th variation: an aspiration window around the
+    /// last iteration's score, widened until the score falls inside it.
+    fn search_depth(&mut self, root: &Position, depth: i32, pv_idx: usize) {
+        self.pv_idx = pv_idx;
+        self.seldepth = 0;
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = 18;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(root, depth, alpha, beta);
+            self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                break;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta {
+                beta = (score + delta).min(INF);
+            } else {
+                break;
+            }
+            delta += delta / 2 + 5;
+        }
+        self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    }
+
+    /// Nodes of this thread and, on the main thread, of the helpers so far.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed))
+    }
+
+    /// Notes the position at `ply` (for the accumulators).
+    #[inline]
+    fn enter(&mut self, pos: &Position, ply: usize) {
+        if let Some((_, accs)) = &mut self.nnue {
+            accs.set(ply, pos.board());
+        }
+    }
+
+    /// The static evaluation of `pos`, at `ply` of the search path.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some((net, accs)) => {
+                let raw = accs.evaluate(net, ply, pos.turn());
+                // Progress toward the fifty-move rule makes any advantage smaller.
+                let damped = raw * (200 - pos.halfmoves().min(100) as i32) / 200;
+                damped.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            }
+            None => evaluate_with(pos, self.params),
+        }
+    }
+
     fn line(&self, k: usize) -> Line {
         let rm = &self.root_moves[k.min(self.root_moves.len() - 1)];
         let raw = if rm.score == -INF {
@@ -491,10 +658,11 @@ impl Searcher<'_> {
         let mut best = -INF;
         self.pv_len[0] = 0;
         self.floor[0] = 0;
+        self.enter(pos, 0);
         self.eval_stack[0] = if pos.is_check() {
             NO_EVAL
         } else {
-            evaluate_with(pos, self.params)
+            self.evaluate(pos, 0)
         };
         let in_check = pos.is_check();
         for i in self.pv_idx..self.root_moves.len() {
@@ -567,6 +735,7 @@ impl Searcher<'_> {
         if self.should_stop() {
             return 0;
         }
+        self.enter(pos, ply);
         let in_check = pos.is_check();
         if self.is_repetition(pos, ply) || insufficient_material(pos) {
             return 0;
@@ -613,7 +782,7 @@ impl Searcher<'_> {
             }
         }
         if !in_check && eval == NO_EVAL {
-            eval = evaluate_with(pos, self.params);
+            eval = self.evaluate(pos, ply);
         }
         self.eval_stack[ply] = if in_check { NO_EVAL } else { eval };
         let improving = !in_check
@@ -862,15 +1031,12 @@ impl Searcher<'_> {
         if self.should_stop() {
             return 0;
         }
+        self.enter(pos, ply);
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                evaluate_with(pos, self.params)
-            };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         if insufficient_material(pos) {
             return 0;
@@ -894,7 +1060,7 @@ impl Searcher<'_> {
         let mut best = -INF;
         if !in_check {
             if stand == NO_EVAL {
-                stand = evaluate_with(pos, self.params);
+                stand = self.evaluate(pos, ply);
             }
             if stand >= beta {
                 return stand;

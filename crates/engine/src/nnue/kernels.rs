@@ -1,0 +1,167 @@
+//! The accumulator and output kernels. Written once as plain loops over 16-wide
+//! chunks, which the compiler vectorises; on x86-64 the same loops are compiled a
+//! second time with AVX2 enabled and chosen at run time when the CPU has it.
+//! Integer arithmetic: every version gives the same result.
+
+#[inline(always)]
+fn add_portable(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
+        for i in 0..16 {
+            a[i] = a[i].wrapping_add(r[i]);
+        }
+    }
+}
+
+#[inline(always)]
+fn sub_portable(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
+        for i in 0..16 {
+            a[i] = a[i].wrapping_sub(r[i]);
+        }
+    }
+}
+
+/// `Σ clamp(a, 0, QA)² · w`, each product formed as `(v · w) · v` so the first
+/// factor fits in 16 bits.
+#[inline(always)]
+fn screlu_dot_portable(acc: &[i16], weights: &[i16]) -> i32 {
+    let mut sums = [0i32; 16];
+    for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
+        for i in 0..16 {
+            let v = a[i].clamp(0, super::QA as i16);
+            let t = v.wrapping_mul(w[i]);
+            sums[i] = sums[i].wrapping_add(i32::from(t) * i32::from(v));
+        }
+    }
+    sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+}
+
+pub(super) use dispatch::{add, screlu_dot, sub};
+
+#[cfg(not(target_arch = "x86_64"))]
+mod dispatch {
+    pub(in crate::nnue) fn add(acc: &mut [i16], row: &[i16]) {
+        super::add_portable(acc, row)
+    }
+    pub(in crate::nnue) fn sub(acc: &mut [i16], row: &[i16]) {
+        super::sub_portable(acc, row)
+    }
+    pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+        super::screlu_dot_portable(acc, weights)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod dispatch {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    const UNKNOWN: u8 = 0;
+    const PORTABLE: u8 = 1;
+    const AVX2: u8 = 2;
+    static LEVEL: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+    #[inline(always)]
+    fn has_avx2() -> bool {
+        match LEVEL.load(Ordering::Relaxed) {
+            AVX2 => true,
+            PORTABLE => false,
+            _ => {
+                let level = if std::is_x86_feature_detected!("avx2") {
+                    AVX2
+                } else {
+                    PORTABLE
+                };
+                LEVEL.store(level, Ordering::Relaxed);
+                level == AVX2
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn add_avx2(acc: &mut [i16], row: &[i16]) {
+        super::add_portable(acc, row)
+    }
+    #[target_feature(enable = "avx2")]
+    fn sub_avx2(acc: &mut [i16], row: &[i16]) {
+        super::sub_portable(acc, row)
+    }
+    #[target_feature(enable = "avx2")]
+    fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i32 {
+        super::screlu_dot_portable(acc, weights)
+    }
+
+    #[inline]
+    pub(in crate::nnue) fn add(acc: &mut [i16], row: &[i16]) {
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 (checked at run time above); the function
+            // is the portable loop, compiled with AVX2 enabled.
+            unsafe { add_avx2(acc, row) }
+        } else {
+            super::add_portable(acc, row)
+        }
+    }
+    #[inline]
+    pub(in crate::nnue) fn sub(acc: &mut [i16], row: &[i16]) {
+        if has_avx2() {
+            // SAFETY: as in `add`.
+            unsafe { sub_avx2(acc, row) }
+        } else {
+            super::sub_portable(acc, row)
+        }
+    }
+    #[inline]
+    pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+        if has_avx2() {
+            // SAFETY: as in `add`.
+            unsafe { screlu_dot_avx2(acc, weights) }
+        } else {
+            super::screlu_dot_portable(acc, weights)
+        }
+    }
+
+    /// Whether the AVX2 kernels are in use (tests compare them with the portable ones).
+    #[cfg(test)]
+    pub(in crate::nnue) fn avx2_in_use() -> bool {
+        has_avx2()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rng;
+
+    fn random(rng: &mut Rng, n: usize, lo: i16, hi: i16) -> Vec<i16> {
+        let span = (i32::from(hi) - i32::from(lo) + 1) as usize;
+        (0..n).map(|_| lo + rng.below(span) as i16).collect()
+    }
+
+    #[test]
+    fn vector_and_portable_kernels_agree() {
+        let mut rng = Rng::new(11);
+        for n in [16, 64, 128, 256, 512] {
+            let acc = random(&mut rng, n, -600, 600);
+            let row = random(&mut rng, n, -500, 500);
+            let w = random(&mut rng, n, -126, 126);
+            let mut a1 = acc.clone();
+            let mut a2 = acc.clone();
+            add(&mut a1, &row);
+            add_portable(&mut a2, &row);
+            assert_eq!(a1, a2);
+            sub(&mut a1, &row);
+            sub_portable(&mut a2, &row);
+            assert_eq!(a1, acc);
+            assert_eq!(a2, acc);
+            assert_eq!(screlu_dot(&acc, &w), screlu_dot_portable(&acc, &w));
+            let expected: i64 = acc
+                .iter()
+                .zip(&w)
+                .map(|(&a, &w)| i64::from(a.clamp(0, 255)).pow(2) * i64::from(w))
+                .sum();
+            assert_eq!(i64::from(screlu_dot(&acc, &w)), expected);
+        }
+        #[cfg(target_arch = "x86_64")]
+        eprintln!("AVX2 kernels in use: {}", dispatch::avx2_in_use());
+    }
+}

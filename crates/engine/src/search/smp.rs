@@ -1,0 +1,134 @@
+//! Lazy SMP: helper threads run the same iterative deepening on the same root,
+//! sharing only the transposition table, so each finds entries the others stored
+//! and their searches drift apart. Half of them start one ply deeper. They stop
+//! when the main thread does; a helper that completed a deeper iteration with a
+//! score at least as good supplies the move.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use caissa_rules::{Move, Position};
+
+use super::{age_history, nnue, to_score, History, RootMove, Searcher, MAX_PLY};
+use crate::eval::{PARAM_COUNT, S};
+use crate::nnue::{AccumulatorStack, Network};
+use crate::tt::TranspositionTable;
+use crate::SearchResult;
+
+/// A helper thread's own state, kept between searches: its move-ordering history
+/// and its accumulators.
+pub(super) struct Helper {
+    history: Box<History>,
+    accumulators: Option<AccumulatorStack>,
+}
+
+impl Default for Helper {
+    fn default() -> Helper {
+        Helper {
+            history: Box::new([[[0; 64]; 64]; 2]),
+            accumulators: None,
+        }
+    }
+}
+
+/// What a helper searches.
+pub(super) struct Job<'a> {
+    pub tt: &'a TranspositionTable,
+    pub net: Option<&'a Network>,
+    pub params: &'static [S; PARAM_COUNT],
+    pub root: Position,
+    pub root_moves: Vec<RootMove>,
+    pub hashes: Vec<u64>,
+    pub max_depth: i32,
+    pub first_depth: i32,
+    /// Set when the main thread has finished.
+    pub done: &'a AtomicBool,
+    /// Where the helpers add up their nodes.
+    pub nodes: &'a AtomicU64,
+}
+
+/// A helper's last completed iteration.
+pub(super) struct Found {
+    depth: u32,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+impl Helper {
+    /// Deepens until the main thread is done; the last completed iteration.
+    pub(super) fn search(&mut self, job: Job<'_>) -> Option<Found> {
+        age_history(&mut self.history);
+        let root_index = job.hashes.len() - 1;
+        let mut s = Searcher {
+            tt: job.tt,
+            nnue: nnue(job.net, &mut self.accumulators),
+            history: &mut self.history,
+            killers: [[Move::default(); 2]; MAX_PLY + 2],
+            hashes: job.hashes,
+            root_index,
+            floor: [0; MAX_PLY + 2],
+            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            eval_stack: [0; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            can_abort: true,
+            start: Instant::now(),
+            hard: None,
+            node_limit: None,
+            stop: Some(job.done),
+            ponder: None,
+            pondering: false,
+            root_moves: job.root_moves,
+            pv_idx: 0,
+            params: job.params,
+            helper_nodes: None,
+        };
+        let mut found = None;
+        let mut reported = 0;
+        for depth in job.first_depth..=job.max_depth {
+            s.search_depth(&job.root, depth, 0);
+            job.nodes.fetch_add(s.nodes - reported, Ordering::Relaxed);
+            reported = s.nodes;
+            if s.stopped {
+                break;
+            }
+            for rm in s.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            let best = &s.root_moves[0];
+            found = Some(Found {
+                depth: depth as u32,
+                score: best.score,
+                pv: best.pv.clone(),
+            });
+        }
+        found
+    }
+}
+
+/// Takes the move of the deepest helper iteration when it is deeper than the main
+/// thread's and scores at least as well.
+pub(super) fn prefer_deeper(result: &mut SearchResult, found: &[Found]) {
+    let Some(main_score) = result.lines.first().map(|l| l.raw_score) else {
+        return;
+    };
+    let best = found
+        .iter()
+        .filter(|f| f.depth > result.depth && f.score >= main_score && !f.pv.is_empty())
+        .max_by_key(|f| (f.depth, f.score));
+    if let Some(f) = best {
+        result.best_move = f.pv.first().copied();
+        result.ponder = f.pv.get(1).copied();
+        result.pv = f.pv.clone();
+        result.score = to_score(f.score);
+        result.depth = f.depth;
+        if let Some(line) = result.lines.first_mut() {
+            line.mv = f.pv[0];
+            line.pv = f.pv.clone();
+            line.score = result.score;
+            line.raw_score = f.score;
+        }
+    }
+}
