@@ -42,6 +42,12 @@ enum Command {
     Loadtest(caissa_loadtest::Args),
     /// Run the chess engine, speaking UCI on stdin/stdout (for chess GUIs).
     Uci(commands::uci::Args),
+    /// The engine's signature: fixed positions searched to a fixed depth (one
+    /// thread, 16 MB hash); the last line is `NODES nodes NPS nps`.
+    Bench(commands::bench::Args),
+    /// Make the engine's network: self-play data, and training on it.
+    #[command(subcommand)]
+    Engine(commands::engine::EngineCommand),
     /// Play a match between two engines (UCI or xboard) and report W/D/L, Elo
     /// difference, LOS and optionally an SPRT decision.
     Match(Box<commands::matches::Args>),
@@ -75,6 +81,8 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => commands::serve::run(args),
         Some(Command::Loadtest(args)) => caissa_loadtest::run(args),
         Some(Command::Uci(args)) => commands::uci::run(args),
+        Some(Command::Bench(args)) => commands::bench::run(args),
+        Some(Command::Engine(cmd)) => commands::engine::run(cmd),
         Some(Command::Match(args)) => commands::matches::run(*args),
         Some(Command::User(cmd)) => commands::admin::user(cmd),
         Some(Command::Token(cmd)) => commands::admin::token(cmd),

@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod admin;
+pub mod bench;
 pub mod db;
+pub mod engine;
 pub mod matches;
 pub mod moves;
 pub mod perft;

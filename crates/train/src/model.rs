@@ -1,0 +1,148 @@
+//! The network in floating point, as the trainer fits it: `768 → H` per
+//! perspective (shared weights), a squared clipped ReLU, and one output whose
+//! value times [`SCALE`] is the evaluation in centipawns for the side to move.
+//! [`FloatNet::quantise`] turns it into the engine's integer [`Network`].
+
+use caissa_engine::nnue::{self, Network, INPUTS, QA, QB, SCALE};
+use caissa_engine::Rng;
+
+use crate::record::Record;
+
+/// Weights are kept within ±this after every step, so the quantised first layer
+/// fits 16-bit accumulators and the output weights stay within ±127.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// The network's parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// Hidden size H.
+    pub hidden: usize,
+    /// First layer: `INPUTS` rows of H.
+    pub w0: Vec<f32>,
+    /// First layer biases (H).
+    pub b0: Vec<f32>,
+    /// Output weights: the side to move's H, then the other side's H.
+    pub w1: Vec<f32>,
+    /// Output bias.
+    pub b1: f32,
+}
+
+/// A position's active inputs from both perspectives, and whose turn it is.
+#[derive(Clone, Debug)]
+pub struct Features {
+    /// Inputs seen from the side to move.
+    pub ours: Vec<u16>,
+    /// Inputs seen from the other side.
+    pub theirs: Vec<u16>,
+}
+
+impl Features {
+    /// The inputs of a record's board.
+    pub fn of(record: &Record) -> Features {
+        let mut ours = Vec::with_capacity(32);
+        let mut theirs = Vec::with_capacity(32);
+        let them = !record.turn;
+        for sq in record.board.occupied() {
+            if let Some(piece) = record.board.piece_at(sq) {
+                ours.push(nnue::feature(record.turn, piece, sq) as u16);
+                theirs.push(nnue::feature(them, piece, sq) as u16);
+            }
+        }
+        Features { ours, theirs }
+    }
+}
+
+/// The squared clipped ReLU.
+#[inline(always)]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl FloatNet {
+    /// Random starting weights: the first layer from N(0, 1/√32)-like draws, the
+    /// output layer uniform within ±1/√(2H), biases zero.
+    pub fn random(hidden: usize, rng: &mut Rng) -> FloatNet {
+        let mut normal = || {
+            // Sum of four uniforms: close enough to a normal for a start.
+            let s: f64 = (0..4).map(|_| rng.next_f64() - 0.5).sum();
+            (s * (3.0f64).sqrt()) as f32
+        };
+        let w0 = (0..INPUTS * hidden)
+            .map(|_| normal() / 32f32.sqrt())
+            .collect();
+        let bound = 1.0 / ((2 * hidden) as f32).sqrt();
+        let w1 = (0..2 * hidden)
+            .map(|_| (rng.next_f64() as f32 * 2.0 - 1.0) * bound)
+            .collect();
+        FloatNet {
+            hidden,
+            w0,
+            b0: vec![0.0; hidden],
+            w1,
+            b1: 0.0,
+        }
+    }
+
+    /// The accumulator (hidden layer before activation) for some inputs.
+    pub fn accumulate(&self, inputs: &[u16], out: &mut [f32]) {
+        let h = self.hidden;
+        out.copy_from_slice(&self.b0);
+        for &f in inputs {
+            let row = &self.w0[usize::from(f) * h..(usize::from(f) + 1) * h];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += w;
+            }
+        }
+    }
+
+    /// The output (centipawns / [`SCALE`]) for the side to move.
+    pub fn forward(&self, features: &Features) -> f32 {
+        let h = self.hidden;
+        let mut ours = vec![0.0; h];
+        let mut theirs = vec![0.0; h];
+        self.accumulate(&features.ours, &mut ours);
+        self.accumulate(&features.theirs, &mut theirs);
+        self.output(&ours, &theirs)
+    }
+
+    /// The output from both accumulators.
+    pub fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
+        let h = self.hidden;
+        let a: f32 = ours
+            .iter()
+            .zip(&self.w1[..h])
+            .map(|(&x, w)| screlu(x) * w)
+            .sum();
+        let b: f32 = theirs
+            .iter()
+            .zip(&self.w1[h..])
+            .map(|(&x, w)| screlu(x) * w)
+            .sum();
+        a + b + self.b1
+    }
+
+    /// The evaluation in centipawns for the side to move.
+    pub fn centipawns(&self, features: &Features) -> f32 {
+        self.forward(features) * SCALE as f32
+    }
+
+    /// The engine's integer network (`None` if the hidden size is one the engine
+    /// cannot load: see [`Network::new`]).
+    pub fn quantise(&self) -> Option<Network> {
+        let q = |x: f32, scale: i32, lo: i32, hi: i32| {
+            ((x * scale as f32).round() as i32).clamp(lo, hi) as i16
+        };
+        let ft_weights = self.w0.iter().map(|&w| q(w, QA, -32767, 32767)).collect();
+        let ft_bias = self.b0.iter().map(|&b| q(b, QA, -32767, 32767)).collect();
+        let out_weights = self.w1.iter().map(|&w| q(w, QB, -127, 127)).collect();
+        let out_bias = (self.b1 * (QA * QB) as f32).round() as i32;
+        Network::new(self.hidden, ft_weights, ft_bias, out_weights, out_bias)
+    }
+}
