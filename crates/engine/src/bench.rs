@@ -3,10 +3,12 @@
 //! that changes exactly when the search or the evaluation does, and a speed.
 //! Commits that change either carry the count (`Bench: N`), as Stockfish's do.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use caissa_rules::Position;
 
+use crate::nnue::Network;
 use crate::{Engine, Limits, SearchResult};
 
 /// Depth searched when none is given.
@@ -82,10 +84,16 @@ impl BenchResult {
 }
 
 /// Searches every position of [`POSITIONS`] to `depth` with a fresh engine
-/// (`new_game` before each). `on_position` hears each position's index, FEN and
-/// result as it finishes.
-pub fn run(depth: u32, on_position: &mut dyn FnMut(usize, &str, &SearchResult)) -> BenchResult {
+/// (`new_game` before each) evaluating with `net` (`None`: the hand-made
+/// evaluation). `on_position` hears each position's index, FEN and result as it
+/// finishes.
+pub fn run(
+    depth: u32,
+    net: Option<Arc<Network>>,
+    on_position: &mut dyn FnMut(usize, &str, &SearchResult),
+) -> BenchResult {
     let mut engine = Engine::new(HASH_MB);
+    engine.set_network(net);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

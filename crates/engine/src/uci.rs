@@ -41,6 +41,9 @@ struct Options {
     elo: u32,
     chess960: bool,
     move_overhead: u64,
+    use_nnue: bool,
+    /// A net read from `EvalFile` (else the embedded one).
+    eval_file: Option<Arc<crate::nnue::Network>>,
 }
 
 impl Default for Options {
@@ -53,6 +56,8 @@ impl Default for Options {
             elo: 2800,
             chess960: false,
             move_overhead: 30,
+            use_nnue: true,
+            eval_file: None,
         }
     }
 }
@@ -174,7 +179,8 @@ impl Session {
             }
         };
         let total = crate::bench::POSITIONS.len();
-        let result = crate::bench::run(depth, &mut |i, fen, r| {
+        let net = lock(&self.engine).network().cloned();
+        let result = crate::bench::run(depth, net, &mut |i, fen, r| {
             self.info_string(&format!("bench {}/{total} nodes {} {fen}", i + 1, r.nodes));
         });
         say(&self.out, &result.summary());
@@ -202,6 +208,7 @@ impl Session {
                 "option name Use NNUE type check default {}",
                 crate::nnue::Network::shared_embedded().is_some()
             ),
+            "option name EvalFile type string default <embedded>".to_string(),
             "uciok".to_string(),
         ];
         let mut w = lock(&self.out);
@@ -277,13 +284,27 @@ impl Session {
                 Ok(())
             }
             "use nnue" => check().and_then(|v| {
-                let net = crate::nnue::Network::shared_embedded();
-                if v && net.is_none() {
-                    return Err("Use NNUE: this build has no network".to_string());
-                }
-                lock(&self.engine).set_network(if v { net } else { None });
-                Ok(())
+                self.options.use_nnue = v;
+                self.apply_network()
             }),
+            "evalfile" => {
+                if value.is_empty() || value == "<embedded>" {
+                    self.options.eval_file = None;
+                    self.apply_network()
+                } else {
+                    match std::fs::read(&value)
+                        .map_err(|e| e.to_string())
+                        .and_then(|b| {
+                            crate::nnue::Network::from_bytes(&b).map_err(|e| e.to_string())
+                        }) {
+                        Ok(net) => {
+                            self.options.eval_file = Some(Arc::new(net));
+                            self.apply_network()
+                        }
+                        Err(e) => Err(format!("EvalFile {value}: {e}")),
+                    }
+                }
+            }
             // The GUI says whether it will send `go ponder`; nothing to change here.
             "ponder" => check().map(|_| ()),
             "uci_analysemode" | "uci_showwdl" => Ok(()),
@@ -291,6 +312,29 @@ impl Session {
         };
         if let Err(why) = result {
             self.info_string(&why);
+        }
+    }
+
+    /// Gives the engine the net the options choose: `EvalFile`'s, else the
+    /// embedded one, or none when `Use NNUE` is off.
+    fn apply_network(&mut self) -> Result<(), String> {
+        let net = if self.options.use_nnue {
+            self.options
+                .eval_file
+                .clone()
+                .or_else(crate::nnue::Network::shared_embedded)
+        } else {
+            None
+        };
+        let missing = self.options.use_nnue && net.is_none();
+        lock(&self.engine).set_network(net);
+        if missing {
+            Err(
+                "Use NNUE: no network (none embedded, no EvalFile): the hand-made evaluation plays"
+                    .to_string(),
+            )
+        } else {
+            Ok(())
         }
     }
 

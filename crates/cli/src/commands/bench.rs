@@ -1,6 +1,9 @@
 //! `caissa bench`: the engine's signature search (see `caissa_engine::bench`).
 
-use anyhow::bail;
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+use caissa_engine::nnue::Network;
 
 /// Arguments of `caissa bench`.
 #[derive(clap::Args)]
@@ -8,6 +11,12 @@ pub struct Args {
     /// Depth of each search.
     #[arg(long, default_value_t = caissa_engine::bench::DEFAULT_DEPTH)]
     depth: u32,
+    /// Evaluate with this net file instead of the embedded one.
+    #[arg(long, conflicts_with = "hce")]
+    eval_file: Option<std::path::PathBuf>,
+    /// Evaluate with the hand-made evaluation.
+    #[arg(long)]
+    hce: bool,
 }
 
 /// Searches the bench positions; one line per position, then `NODES nodes NPS nps`.
@@ -15,8 +24,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(1..=64).contains(&args.depth) {
         bail!("--depth must be 1 to 64, not {}", args.depth);
     }
+    let net = match (&args.eval_file, args.hce) {
+        (_, true) => None,
+        (Some(path), false) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let net = Network::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
+            Some(Arc::new(net))
+        }
+        (None, false) => Network::shared_embedded(),
+    };
     let total = caissa_engine::bench::POSITIONS.len();
-    let result = caissa_engine::bench::run(args.depth, &mut |i, fen, r| {
+    let result = caissa_engine::bench::run(args.depth, net, &mut |i, fen, r| {
         let best = r.best_move.map_or_else(
             || "(none)".to_string(),
             |m| {
