@@ -90,7 +90,8 @@ fn uci_bench_uses_the_eval_file_and_names_a_bad_one() {
     let run = |input: String| {
         let out = Shared::default();
         caissa_engine::run_uci(Cursor::new(input), out.clone());
-        String::from_utf8(out.0.lock().unwrap().clone()).unwrap()
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
     };
     let with_file = run(format!(
         "setoption name EvalFile value {}\nbench 3\nquit\n",

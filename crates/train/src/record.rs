@@ -139,6 +139,20 @@ impl Record {
         })
     }
 
+    /// The same position reflected left to right (files a and h exchanged). Without
+    /// castling rights, which records do not keep, chess is the same game on it.
+    pub fn mirrored(&self) -> Record {
+        let mut board = Board::empty();
+        for sq in self.board.occupied() {
+            if let Some(piece) = self.board.piece_at(sq) {
+                if let Some(to) = caissa_rules::Square::new(sq.index() as u32 ^ 7) {
+                    board.put(to, piece);
+                }
+            }
+        }
+        Record { board, ..*self }
+    }
+
     /// The position (no castling rights, no en-passant square), if legal.
     pub fn position(&self) -> Option<Position> {
         let setup = Setup {

@@ -84,8 +84,10 @@ const BLOCK: usize = 4096;
 const VALIDATION_EVERY: usize = 20;
 
 impl Dataset {
-    /// Splits `records` (in the order they were written).
-    pub fn split(records: Vec<Record>) -> Dataset {
+    /// Splits `records` (in the order they were written); with `mirror`, each
+    /// training record is also used reflected left to right (twice the
+    /// positions for the same games).
+    pub fn split(records: Vec<Record>, mirror: bool) -> Dataset {
         let mut train = Vec::with_capacity(records.len());
         let mut validation = Vec::new();
         for (i, r) in records.into_iter().enumerate() {
@@ -94,6 +96,10 @@ impl Dataset {
             } else {
                 train.push(r);
             }
+        }
+        if mirror {
+            let reflected: Vec<Record> = train.iter().map(Record::mirrored).collect();
+            train.extend(reflected);
         }
         Dataset { train, validation }
     }

@@ -34,6 +34,22 @@ fn records_round_trip_to_the_same_position() {
 }
 
 #[test]
+fn a_mirrored_record_is_the_position_reflected_left_to_right() {
+    let pos = Position::from_fen("r5k1/1b3pp1/8/2N5/8/8/5PPP/3R2K1 b - - 2 30").unwrap();
+    let record = Record::new(&pos, -35, Outcome::Draw);
+    let m = record.mirrored();
+    assert_eq!(
+        m.position().unwrap().fen(),
+        "1k5r/1pp3b1/8/5N2/8/8/PPP5/1K2R3 b - - 2 30"
+    );
+    assert_eq!(
+        (m.white_cp, m.outcome, m.turn),
+        (-35, Outcome::Draw, pos.turn())
+    );
+    assert_eq!(m.mirrored(), record);
+}
+
+#[test]
 fn corrupt_records_are_refused() {
     let mut bytes = Record::new(&Position::new(), 0, Outcome::Draw).to_bytes();
     bytes[26] = 7;
@@ -104,7 +120,7 @@ fn one_thread_and_a_seed_reproduce_the_data() {
     }
     let a = std::fs::read(dirs[0].join("t0.bin")).unwrap();
     let b = std::fs::read(dirs[1].join("t0.bin")).unwrap();
-    assert!(!a.is_empty() && a.len() % RECORD_SIZE == 0);
+    assert!(!a.is_empty() && a.len().is_multiple_of(RECORD_SIZE));
     assert_eq!(a, b);
     let records = datagen::read_records(&dirs[0].join("t0.bin")).unwrap();
     assert_eq!(records.len() * RECORD_SIZE, a.len());

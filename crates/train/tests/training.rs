@@ -146,7 +146,7 @@ fn loss_falls_on_a_small_fixed_set() {
 
 #[test]
 fn a_seed_and_thread_count_reproduce_the_net() {
-    let data = Dataset::split(sample_records(300, 4));
+    let data = Dataset::split(sample_records(300, 4), true);
     let mut options = quick_options();
     options.epochs = 3;
     let a = trainer::train(&data, &options, &mut |_, _| {});

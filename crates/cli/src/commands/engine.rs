@@ -52,6 +52,9 @@ pub struct TrainArgs {
     /// Seed of the starting weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Do not also train on each position reflected left to right.
+    #[arg(long)]
+    no_mirror: bool,
     /// Also write the loss curve here, as CSV (epoch, train, validation, lr, pos/s).
     #[arg(long)]
     log: Option<PathBuf>,
@@ -224,7 +227,7 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("no positions in the data");
     }
-    let data = Dataset::split(records);
+    let data = Dataset::split(records, !args.no_mirror);
     eprintln!(
         "training on {} positions, {} kept aside; hidden {}, {} epochs, lambda {}, seed {}",
         data.train.len(),
