@@ -65,7 +65,8 @@ pub struct Level {
 /// the differences, so the lowest figures are the least certain.
 ///
 /// Every level also stops after `movetime_ms` (1 s) when played through
-/// [`level_move`].
+/// [`level_move`], and searches on one thread with the hand-made evaluation, as
+/// when it was measured, whatever `Threads` and the network say.
 pub const LEVELS: [Level; 8] = [
     lv(1, 1, 1_000, 8, 250.0, 0.20, 108),
     lv(2, 2, 4_000, 8, 150.0, 0.10, 521),
@@ -181,11 +182,14 @@ impl Engine {
                 limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
             }
         }
-        // A level's strength was measured on one thread: keep it so.
+        // A level's strength was measured on one thread with the hand-made
+        // evaluation: keep it so.
         let (saved_multipv, saved_threads) = (self.multipv, self.threads());
         self.multipv = level.multipv.max(saved_multipv);
         self.set_threads(1);
+        self.use_net = false;
         let mut result = self.search(positions, &limits, stop, ponder, on_info);
+        self.use_net = true;
         self.multipv = saved_multipv;
         self.set_threads(saved_threads);
         if let Some(m) = choose(&result, level.temperature, rng) {

@@ -85,3 +85,61 @@ fn level_eight_mates_in_one() {
     let m = level_move(&[pos], 8, 0).unwrap();
     assert_eq!(pos.to_uci(m), "g5f7");
 }
+
+#[test]
+fn levels_search_as_measured_whatever_the_network_and_threads() {
+    use caissa_engine::nnue::{Network, INPUTS};
+    use caissa_engine::{Limits, Rng};
+    use std::sync::Arc;
+    let mut rng = Rng::new(5);
+    let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
+    let hidden = 32;
+    let net = Network::new(
+        hidden,
+        (0..INPUTS * hidden).map(|_| draw(-90, 90)).collect(),
+        (0..hidden).map(|_| draw(0, 150)).collect(),
+        (0..2 * hidden).map(|_| draw(-127, 127)).collect(),
+        0,
+    )
+    .unwrap();
+    let pos =
+        Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    let level = caissa_engine::levels::level(6);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut plain = Engine::new(8);
+    plain.set_network(None);
+    let mut other = Engine::new(8);
+    other.set_network(Some(Arc::new(net)));
+    other.set_threads(4);
+    for seed in 0..3 {
+        plain.new_game();
+        other.new_game();
+        let a = plain.search_at_level(
+            &[pos],
+            level,
+            &limits,
+            &mut Rng::new(seed),
+            None,
+            None,
+            &mut |_| {},
+        );
+        let b = other.search_at_level(
+            &[pos],
+            level,
+            &limits,
+            &mut Rng::new(seed),
+            None,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(
+            (a.best_move, a.nodes, a.score),
+            (b.best_move, b.nodes, b.score)
+        );
+    }
+    assert_eq!(other.threads(), 4);
+}

@@ -54,6 +54,9 @@ pub struct Engine {
     accumulators: Option<AccumulatorStack>,
     /// Search threads (`Threads`): this one and `threads - 1` helpers.
     threads: usize,
+    /// False while a playing level searches: the levels' strengths were measured
+    /// with the hand-made evaluation.
+    pub(crate) use_net: bool,
     helpers: Vec<smp::Helper>,
 }
 
@@ -76,6 +79,7 @@ impl Engine {
             net: Network::shared_embedded(),
             accumulators: None,
             threads: 1,
+            use_net: true,
             helpers: Vec::new(),
         }
     }
@@ -217,8 +221,10 @@ impl Engine {
             net,
             accumulators,
             params,
+            use_net,
             ..
         } = self;
+        let net = net.as_deref().filter(|_| *use_net);
         let (tt, params) = (&*tt, *params);
         std::thread::scope(|scope| {
             let handles: Vec<_> = helpers[..threads - 1]
@@ -227,7 +233,7 @@ impl Engine {
                 .map(|(k, helper)| {
                     let job = smp::Job {
                         tt,
-                        net: net.as_deref(),
+                        net,
                         params,
                         root,
                         root_moves: root_moves.clone(),
@@ -242,7 +248,7 @@ impl Engine {
                 .collect();
             let mut s = Searcher {
                 tt,
-                nnue: nnue(net.as_deref(), accumulators),
+                nnue: nnue(net, accumulators),
                 history,
                 killers: [[Move::default(); 2]; MAX_PLY + 2],
                 hashes,
