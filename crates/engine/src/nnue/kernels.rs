@@ -21,6 +21,40 @@ fn sub_portable(acc: &mut [i16], row: &[i16]) {
     }
 }
 
+/// `out = input + add − sub`, one pass.
+#[inline(always)]
+fn add_sub_portable(out: &mut [i16], input: &[i16], add: &[i16], sub: &[i16]) {
+    for (((o, i), a), s) in out
+        .chunks_exact_mut(16)
+        .zip(input.chunks_exact(16))
+        .zip(add.chunks_exact(16))
+        .zip(sub.chunks_exact(16))
+    {
+        for k in 0..16 {
+            o[k] = i[k].wrapping_add(a[k]).wrapping_sub(s[k]);
+        }
+    }
+}
+
+/// `out = input + add − sub1 − sub2` (captures), one pass.
+#[inline(always)]
+fn add_sub_sub_portable(out: &mut [i16], input: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    for ((((o, i), a), s1), s2) in out
+        .chunks_exact_mut(16)
+        .zip(input.chunks_exact(16))
+        .zip(add.chunks_exact(16))
+        .zip(sub1.chunks_exact(16))
+        .zip(sub2.chunks_exact(16))
+    {
+        for k in 0..16 {
+            o[k] = i[k]
+                .wrapping_add(a[k])
+                .wrapping_sub(s1[k])
+                .wrapping_sub(s2[k]);
+        }
+    }
+}
+
 /// `Σ clamp(a, 0, QA)² · w`, each product formed as `(v · w) · v` so the first
 /// factor fits in 16 bits.
 #[inline(always)]
@@ -36,7 +70,7 @@ fn screlu_dot_portable(acc: &[i16], weights: &[i16]) -> i32 {
     sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
 }
 
-pub(super) use dispatch::{add, screlu_dot, sub};
+pub(super) use dispatch::{add, add_sub, add_sub_sub, screlu_dot, sub};
 
 #[cfg(not(target_arch = "x86_64"))]
 mod dispatch {
@@ -48,6 +82,18 @@ mod dispatch {
     }
     pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
         super::screlu_dot_portable(acc, weights)
+    }
+    pub(in crate::nnue) fn add_sub(out: &mut [i16], input: &[i16], add: &[i16], sub: &[i16]) {
+        super::add_sub_portable(out, input, add, sub)
+    }
+    pub(in crate::nnue) fn add_sub_sub(
+        out: &mut [i16],
+        input: &[i16],
+        add: &[i16],
+        sub1: &[i16],
+        sub2: &[i16],
+    ) {
+        super::add_sub_sub_portable(out, input, add, sub1, sub2)
     }
 }
 
@@ -67,7 +113,9 @@ mod dispatch {
             AVX2 => true,
             PORTABLE => false,
             _ => {
-                let level = if std::is_x86_feature_detected!("avx2") {
+                // CAISSA_PORTABLE_KERNELS=1 keeps the portable loops (to compare).
+                let forced = std::env::var_os("CAISSA_PORTABLE_KERNELS").is_some();
+                let level = if !forced && std::is_x86_feature_detected!("avx2") {
                     AVX2
                 } else {
                     PORTABLE
@@ -89,6 +137,39 @@ mod dispatch {
     #[target_feature(enable = "avx2")]
     fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i32 {
         super::screlu_dot_portable(acc, weights)
+    }
+    #[target_feature(enable = "avx2")]
+    fn add_sub_avx2(out: &mut [i16], input: &[i16], add: &[i16], sub: &[i16]) {
+        super::add_sub_portable(out, input, add, sub)
+    }
+    #[target_feature(enable = "avx2")]
+    fn add_sub_sub_avx2(out: &mut [i16], input: &[i16], add: &[i16], s1: &[i16], s2: &[i16]) {
+        super::add_sub_sub_portable(out, input, add, s1, s2)
+    }
+
+    #[inline]
+    pub(in crate::nnue) fn add_sub(out: &mut [i16], input: &[i16], add: &[i16], sub: &[i16]) {
+        if has_avx2() {
+            // SAFETY: as in `add`.
+            unsafe { add_sub_avx2(out, input, add, sub) }
+        } else {
+            super::add_sub_portable(out, input, add, sub)
+        }
+    }
+    #[inline]
+    pub(in crate::nnue) fn add_sub_sub(
+        out: &mut [i16],
+        input: &[i16],
+        add: &[i16],
+        sub1: &[i16],
+        sub2: &[i16],
+    ) {
+        if has_avx2() {
+            // SAFETY: as in `add`.
+            unsafe { add_sub_sub_avx2(out, input, add, sub1, sub2) }
+        } else {
+            super::add_sub_sub_portable(out, input, add, sub1, sub2)
+        }
     }
 
     #[inline]
@@ -154,6 +235,20 @@ mod tests {
             assert_eq!(a1, acc);
             assert_eq!(a2, acc);
             assert_eq!(screlu_dot(&acc, &w), screlu_dot_portable(&acc, &w));
+            let other = random(&mut rng, n, -500, 500);
+            let (mut o1, mut o2) = (vec![0; n], vec![0; n]);
+            add_sub(&mut o1, &acc, &row, &other);
+            add_sub_portable(&mut o2, &acc, &row, &other);
+            assert_eq!(o1, o2);
+            let mut expected = acc.clone();
+            add_portable(&mut expected, &row);
+            sub_portable(&mut expected, &other);
+            assert_eq!(o1, expected);
+            add_sub_sub(&mut o1, &acc, &row, &other, &w);
+            add_sub_sub_portable(&mut o2, &acc, &row, &other, &w);
+            assert_eq!(o1, o2);
+            sub_portable(&mut expected, &w);
+            assert_eq!(o1, expected);
             let expected: i64 = acc
                 .iter()
                 .zip(&w)

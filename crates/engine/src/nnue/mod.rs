@@ -146,14 +146,30 @@ impl Network {
             }
         }
         let h = self.hidden;
-        for (k, perspective) in Color::ALL.into_iter().enumerate() {
+        for (k, p) in Color::ALL.into_iter().enumerate() {
             let out = &mut acc[k * h..(k + 1) * h];
-            out.copy_from_slice(&parent_acc[k * h..(k + 1) * h]);
-            for &(piece, sq) in &added[..na] {
-                kernels::add(out, self.row(feature(perspective, piece, sq)));
-            }
-            for &(piece, sq) in &removed[..nr] {
-                kernels::sub(out, self.row(feature(perspective, piece, sq)));
+            let input = &parent_acc[k * h..(k + 1) * h];
+            let row = |(piece, sq): (Piece, Square)| self.row(feature(p, piece, sq));
+            match (na, nr) {
+                // A move, a promotion: one piece off, one on.
+                (1, 1) => kernels::add_sub(out, input, row(added[0]), row(removed[0])),
+                // A capture (en passant included).
+                (1, 2) => kernels::add_sub_sub(
+                    out,
+                    input,
+                    row(added[0]),
+                    row(removed[0]),
+                    row(removed[1]),
+                ),
+                _ => {
+                    out.copy_from_slice(input);
+                    for &change in &added[..na] {
+                        kernels::add(out, row(change));
+                    }
+                    for &change in &removed[..nr] {
+                        kernels::sub(out, row(change));
+                    }
+                }
             }
         }
     }
