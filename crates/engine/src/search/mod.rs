@@ -570,12 +570,11 @@ impl Searcher<'_> {
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some((net, accs)) => {
-                let raw = accs.evaluate(net, ply, pos.turn());
-                // Progress toward the fifty-move rule makes any advantage smaller.
-                let damped = raw * (200 - pos.halfmoves().min(100) as i32) / 200;
-                damped.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-            }
+            // No damping by the fifty-move counter: positions equal but for it share
+            // a hash entry, and damped scores made the tree half again as large.
+            Some((net, accs)) => accs
+                .evaluate(net, ply, pos.turn())
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
             None => evaluate_with(pos, self.params),
         }
     }
