@@ -21,6 +21,7 @@ pub mod bench;
 pub mod eval;
 pub mod levels;
 pub mod nnue;
+mod opening;
 pub mod params;
 mod rng;
 pub mod search;
@@ -33,6 +34,7 @@ pub mod uci;
 use caissa_rules::{Move, Position};
 
 pub use levels::{level_move, Level, LEVELS};
+pub use opening::random_opening;
 pub use rng::Rng;
 pub use search::Engine;
 pub use uci::run_uci;

@@ -26,6 +26,30 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound a search of window (`alpha`, `beta`) proved with value `best`.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` of this bound settles a search of window
+    /// (`alpha`, `beta`) without searching.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entry {

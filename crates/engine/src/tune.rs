@@ -17,11 +17,11 @@
 //! `cargo run --release -p caissa-engine --example tune` drives it and writes
 //! `src/params.rs`.
 
-use caissa_rules::{Color, Move, Position};
+use caissa_rules::{Color, Position};
 
 use crate::eval::{trace, MAX_PHASE, PARAM_COUNT, S};
-use crate::see::{is_capture, see};
-use crate::{Engine, Limits, Rng, Score};
+use crate::see::is_capture;
+use crate::{random_opening, Engine, Limits, Rng, Score};
 
 /// A labelled position.
 #[derive(Clone, Debug)]
@@ -35,24 +35,10 @@ pub struct Sample {
 /// Plays one self-play game; returns its quiet positions labelled with the result.
 pub fn selfplay(engine: &mut Engine, nodes: u64, rng: &mut Rng) -> Vec<Sample> {
     engine.new_game();
-    let mut positions = vec![Position::new()];
-    let random_plies = 6 + rng.below(5);
-    for _ in 0..random_plies {
-        let pos = *positions.last().unwrap_or(&Position::new());
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Vec::new();
-        }
-        let decent: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| see(&pos, m) >= 0)
-            .collect();
-        let pool: &[Move] = if decent.is_empty() { &moves } else { &decent };
-        let mut next = pos;
-        next.play_unchecked(pool[rng.below(pool.len())]);
-        positions.push(next);
-    }
+    let plies = 6 + rng.below(5);
+    let Some(mut positions) = random_opening(rng, plies) else {
+        return Vec::new();
+    };
     let mut quiet: Vec<Position> = Vec::new();
     let mut streak: (i32, Option<Color>) = (0, None);
     let limits = Limits {

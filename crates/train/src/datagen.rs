@@ -19,8 +19,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use caissa_engine::see::{is_capture, see};
-use caissa_engine::{Engine, Limits, Rng, Score};
+use caissa_engine::see::is_capture;
+use caissa_engine::{random_opening, Engine, Limits, Rng, Score};
 use caissa_rules::{Color, Move, Position};
 
 use crate::record::{Outcome, Record};
@@ -73,33 +73,11 @@ fn white_cp(score: Score, turn: Color) -> Option<i32> {
     }
 }
 
-/// Plays the random opening; `None` if the game ended in it.
-fn random_opening(rng: &mut Rng) -> Option<Vec<Position>> {
-    let mut positions = vec![Position::new()];
-    let plies = 8 + rng.below(2);
-    for _ in 0..plies {
-        let pos = *positions.last()?;
-        let moves = pos.legal_moves();
-        let decent: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| see(&pos, m) >= 0)
-            .collect();
-        let pool: &[Move] = if decent.is_empty() { &moves } else { &decent };
-        if pool.is_empty() {
-            return None;
-        }
-        let mut next = pos;
-        next.play_unchecked(pool[rng.below(pool.len())]);
-        positions.push(next);
-    }
-    positions.last()?.has_legal_moves().then_some(positions)
-}
-
 /// Plays one game; `None` when its opening was dropped.
 pub fn play_game(engine: &mut Engine, options: &Options, rng: &mut Rng) -> Option<Game> {
     engine.new_game();
-    let mut positions = random_opening(rng)?;
+    let plies = 8 + rng.below(2);
+    let mut positions = random_opening(rng, plies)?;
     let opening = *positions.last()?;
     let check = engine.search(
         &positions,

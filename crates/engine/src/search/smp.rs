@@ -5,11 +5,10 @@
 //! score at least as good supplies the move.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 use caissa_rules::{Move, Position};
 
-use super::{age_history, nnue, to_score, History, RootMove, Searcher, MAX_PLY};
+use super::{age_history, nnue, to_score, History, RootMove, Searcher};
 use crate::eval::{PARAM_COUNT, S};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;
@@ -58,33 +57,16 @@ impl Helper {
     /// Deepens until the main thread is done; the last completed iteration.
     pub(super) fn search(&mut self, job: Job<'_>) -> Option<Found> {
         age_history(&mut self.history);
-        let root_index = job.hashes.len() - 1;
-        let mut s = Searcher {
-            tt: job.tt,
-            nnue: nnue(job.net, &mut self.accumulators),
-            history: &mut self.history,
-            killers: [[Move::default(); 2]; MAX_PLY + 2],
-            hashes: job.hashes,
-            root_index,
-            floor: [0; MAX_PLY + 2],
-            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            eval_stack: [0; MAX_PLY + 2],
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            can_abort: true,
-            start: Instant::now(),
-            hard: None,
-            node_limit: None,
-            stop: Some(job.done),
-            ponder: None,
-            pondering: false,
-            root_moves: job.root_moves,
-            pv_idx: 0,
-            params: job.params,
-            helper_nodes: None,
-        };
+        let mut s = Searcher::new(
+            job.tt,
+            nnue(job.net, &mut self.accumulators),
+            &mut self.history,
+            job.hashes,
+            job.params,
+        );
+        s.can_abort = true;
+        s.stop = Some(job.done);
+        s.root_moves = job.root_moves;
         let mut found = None;
         let mut reported = 0;
         for depth in job.first_depth..=job.max_depth {

@@ -1,0 +1,444 @@
+//! The node search: principal-variation negamax with the transposition table,
+//! pruning and reductions, the quiescence search, and move ordering.
+
+use caissa_rules::{Color, Move, Position, Role};
+
+use super::searcher::{Searcher, NO_EVAL};
+use super::{INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::see::{captured_value, is_capture, see, VALUES};
+use crate::tt::Bound;
+
+/// Late-move reduction in plies for `depth` and move number `n`.
+pub(super) fn lmr(depth: i32, n: usize) -> i32 {
+    let d = (depth.max(1) as f64).ln();
+    let m = (n.max(1) as f64).ln();
+    (0.75 + d * m / 2.25) as i32
+}
+
+/// Selection sort, one step: brings the best-ordered of `scored[i..]` (move,
+/// ordering key, SEE value) to `i` and returns its move and SEE value. Most nodes
+/// cut after a few moves, so sorting them all would be wasted.
+fn pick_next(scored: &mut [(Move, i32, i32)], i: usize) -> (Move, i32) {
+    let mut best = i;
+    for j in i + 1..scored.len() {
+        if scored[j].1 > scored[best].1 {
+            best = j;
+        }
+    }
+    scored.swap(i, best);
+    (scored[i].0, scored[i].2)
+}
+
+impl Searcher<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.should_stop() {
+            return 0;
+        }
+        self.enter(pos, ply);
+        let in_check = pos.is_check();
+        if self.is_repetition(pos, ply) || insufficient_material(pos) {
+            return 0;
+        }
+        if pos.halfmoves() >= 100 {
+            return if in_check && !pos.has_legal_moves() {
+                -MATE + ply as i32
+            } else {
+                0
+            };
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        let key = pos.zobrist_hash();
+        let entry = self.tt.probe(key);
+        let mut tt_move = Move::default();
+        let mut eval = NO_EVAL;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            let score = from_tt(i32::from(e.score), ply);
+            if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
+                return score;
+            }
+            if !in_check {
+                eval = i32::from(e.eval);
+            }
+        }
+        if !in_check && eval == NO_EVAL {
+            eval = self.evaluate(pos, ply);
+        }
+        self.eval_stack[ply] = if in_check { NO_EVAL } else { eval };
+        let improving = !in_check
+            && ply >= 2
+            && self.eval_stack[ply - 2] != NO_EVAL
+            && eval > self.eval_stack[ply - 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility pruning.
+            if depth <= 7
+                && eval.abs() < MATE_BOUND
+                && eval - 70 * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Null-move pruning.
+            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos, pos.turn()) {
+                if let Some(child) = pos.null_move() {
+                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                    self.hashes.push(child.zobrist_hash());
+                    self.floor[ply + 1] = self.root_index + ply + 1;
+                    let score = -self.negamax(
+                        &child,
+                        depth - 1 - r,
+                        -beta,
+                        -beta + 1,
+                        ply + 1,
+                        false,
+                        false,
+                    );
+                    self.hashes.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move this node is likely less
+        // important than its depth says.
+        if tt_move == Move::default() && depth >= 4 {
+            depth -= 1;
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let us = pos.turn().index();
+        let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
+        let n = moves.len();
+        for (i, &m) in moves.iter().enumerate() {
+            let (order, see_value) = self.order_score(pos, m, tt_move, ply);
+            scored[i] = (m, order, see_value);
+        }
+
+        let mut best = -INF;
+        let mut best_move = Move::default();
+        let mut quiets: [Move; 64] = [Move::default(); 64];
+        let mut quiet_count = 0;
+        let mut searched = 0usize;
+        let original_alpha = alpha;
+        for i in 0..n {
+            let (m, see_value) = pick_next(&mut scored[..n], i);
+            let capture = is_capture(pos, m);
+            let quiet = !capture && !m.is_promotion();
+            let is_killer = self.killers[ply][0] == m || self.killers[ply][1] == m;
+
+            if !pv_node && !in_check && best > -MATE_BOUND {
+                if quiet
+                    && depth <= 5
+                    && quiet_count as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
+                {
+                    continue;
+                }
+                if capture && depth <= 4 && see_value < -100 * depth {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            if !pv_node
+                && !in_check
+                && quiet
+                && !gives_check
+                && best > -MATE_BOUND
+                && depth <= 3
+                && eval + 90 * depth + 60 <= alpha
+            {
+                continue;
+            }
+
+            self.hashes.push(child.zobrist_hash());
+            self.floor[ply + 1] = self.floor[ply];
+            let new_depth = depth - 1;
+            let score = if searched == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 && (quiet || see_value < 0) {
+                    r = lmr(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if is_killer || gives_check || in_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= self.history[us][m.from().index()][m.to().index()] / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut score = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if score > alpha && r > 0 && !self.stopped {
+                    score =
+                        -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+                score
+            };
+            self.hashes.pop();
+            searched += 1;
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(us, ply, depth, m, &quiets[..quiet_count]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+        let bound = Bound::of(best, original_alpha, beta);
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        best
+    }
+
+    fn reward_quiet(&mut self, us: usize, ply: usize, depth: i32, m: Move, tried: &[Move]) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        let bonus = (depth * depth * 8).min(1600);
+        let update = |h: &mut i32, b: i32| {
+            *h += b - *h * b.abs() / 16384;
+        };
+        update(
+            &mut self.history[us][m.from().index()][m.to().index()],
+            bonus,
+        );
+        for &q in tried {
+            update(
+                &mut self.history[us][q.from().index()][q.to().index()],
+                -bonus,
+            );
+        }
+    }
+
+    /// Ordering key of `m` (higher first) and its SEE value for captures (0 otherwise).
+    #[inline]
+    fn order_score(&self, pos: &Position, m: Move, tt_move: Move, ply: usize) -> (i32, i32) {
+        if m == tt_move {
+            return (1 << 30, 0);
+        }
+        if is_capture(pos, m) {
+            let victim = captured_value(pos, m);
+            let attacker = VALUES[pos.board().role_at(m.from()).map_or(0, Role::index)];
+            let see_value = if attacker <= victim {
+                victim - attacker
+            } else {
+                see(pos, m)
+            };
+            let mvv_lva = victim * 16 - attacker / 16;
+            let promo = m.promotion_role().map_or(0, |r| VALUES[r.index()]);
+            return if see_value >= 0 {
+                ((1 << 28) + mvv_lva + promo, see_value)
+            } else {
+                (-(1 << 24) + mvv_lva, see_value)
+            };
+        }
+        if let Some(role) = m.promotion_role() {
+            return if role == Role::Queen {
+                ((1 << 28) + 8000, 0)
+            } else {
+                (-(1 << 25) + role.index() as i32, 0)
+            };
+        }
+        if self.killers[ply][0] == m {
+            return ((1 << 27) + 1, 0);
+        }
+        if self.killers[ply][1] == m {
+            return (1 << 27, 0);
+        }
+        let us = pos.turn().index();
+        (self.history[us][m.from().index()][m.to().index()], 0)
+    }
+
+    pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.should_stop() {
+            return 0;
+        }
+        self.enter(pos, ply);
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
+        }
+        if insufficient_material(pos) {
+            return 0;
+        }
+        let key = pos.zobrist_hash();
+        let mut tt_move = Move::default();
+        let mut stand = NO_EVAL;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            let score = from_tt(i32::from(e.score), ply);
+            if e.bound.cuts(score, alpha, beta) {
+                return score;
+            }
+            if !in_check {
+                stand = i32::from(e.eval);
+            }
+        }
+        let mut best = -INF;
+        if !in_check {
+            if stand == NO_EVAL {
+                stand = self.evaluate(pos, ply);
+            }
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
+        let mut n = 0;
+        for &m in moves.iter() {
+            let capture = is_capture(pos, m);
+            if !in_check && !capture && m.promotion_role() != Some(Role::Queen) {
+                continue;
+            }
+            let (order, see_value) = self.order_score(pos, m, tt_move, ply);
+            scored[n] = (m, order, see_value);
+            n += 1;
+        }
+        let original_alpha = alpha;
+        let mut best_move = Move::default();
+        for i in 0..n {
+            let (m, see_value) = pick_next(&mut scored[..n], i);
+            if !in_check {
+                if see_value < 0 {
+                    continue;
+                }
+                if !m.is_promotion() && stand + captured_value(pos, m) + 200 <= alpha {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = Bound::of(best, original_alpha, beta);
+        let stored_eval = if in_check { 0 } else { stand };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
+        best
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Whether `color` has a piece other than pawns and the king (null-move safety).
+fn has_pieces(pos: &Position, color: Color) -> bool {
+    let b = pos.board();
+    (b.by_color(color) & !(b.by_role(Role::Pawn) | b.by_role(Role::King))).is_nonempty()
+}
+
+/// Bare kings, or kings and one minor piece: no mate is possible.
+fn insufficient_material(pos: &Position) -> bool {
+    let b = pos.board();
+    if (b.by_role(Role::Pawn) | b.by_role(Role::Rook) | b.by_role(Role::Queen)).is_nonempty() {
+        return false;
+    }
+    (b.by_role(Role::Knight) | b.by_role(Role::Bishop)).count() <= 1
+}
