@@ -102,6 +102,25 @@ fn self_play_data_trains_a_net_the_engine_searches_with() {
     let with_hce = bench_nodes(&caissa(&["bench", "--depth", "4", "--hce"]));
     assert!(with_net > 1000 && with_hce > 1000);
     assert_ne!(with_net, with_hce, "the net changes the search");
+    // The next generation of data is played by the net.
+    let next = caissa(&[
+        "engine",
+        "datagen",
+        "--out",
+        dir.join("gen1").to_str().unwrap(),
+        "--games",
+        "1",
+        "--soft-nodes",
+        "300",
+        "--eval-file",
+        net.to_str().unwrap(),
+    ]);
+    assert!(next.status.success(), "{}", text(&next.stderr));
+    assert!(
+        text(&next.stderr).contains("a net of 32 hidden units"),
+        "{}",
+        text(&next.stderr)
+    );
     // The signature is the same on every run.
     assert_eq!(
         with_hce,
@@ -113,7 +132,7 @@ fn self_play_data_trains_a_net_the_engine_searches_with() {
 #[test]
 fn bad_engine_arguments_are_named() {
     let dir = scratch_dir("bad");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["bench", "--depth", "0"], "--depth"),
         (
             &["engine", "datagen", "--out", dir.to_str().unwrap()],
@@ -145,6 +164,19 @@ fn bad_engine_arguments_are_named() {
         ),
         (
             &["bench", "--eval-file", "/no/such/net.nnue"],
+            "/no/such/net.nnue",
+        ),
+        (
+            &[
+                "engine",
+                "datagen",
+                "--out",
+                dir.to_str().unwrap(),
+                "--games",
+                "1",
+                "--eval-file",
+                "/no/such/net.nnue",
+            ],
             "/no/such/net.nnue",
         ),
     ];

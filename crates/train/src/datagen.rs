@@ -18,7 +18,9 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
+use caissa_engine::nnue::Network;
 use caissa_engine::see::is_capture;
 use caissa_engine::{random_opening, Engine, Limits, Rng, Score};
 use caissa_rules::{Color, Move, Position};
@@ -32,6 +34,9 @@ pub struct Options {
     pub soft_nodes: u64,
     /// Transposition table of each game's engine, in megabytes.
     pub hash_mb: usize,
+    /// The evaluation both sides search with: this net, or the hand-made
+    /// evaluation when `None`.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Default for Options {
@@ -39,6 +44,7 @@ impl Default for Options {
         Options {
             soft_nodes: 5000,
             hash_mb: 16,
+            net: None,
         }
     }
 }
@@ -219,6 +225,7 @@ pub fn run(
                     let file = File::options().create(true).append(true).open(path)?;
                     let mut out = BufWriter::new(file);
                     let mut engine = Engine::new(options.hash_mb);
+                    engine.set_network(options.net.clone());
                     let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9).wrapping_add(t as u64));
                     while !stop.load(Ordering::Relaxed) {
                         if games.is_some_and(|g| started.fetch_add(1, Ordering::Relaxed) >= g) {

@@ -46,7 +46,7 @@ impl Default for Options {
         Options {
             hidden: 256,
             epochs: 20,
-            batch_size: 16384,
+            batch_size: 2048,
             lr: 1e-3,
             lr_end: 1e-3 * 0.3f32.powi(5),
             lambda: 0.5,

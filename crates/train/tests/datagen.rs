@@ -66,6 +66,7 @@ fn kept_positions_are_quiet_and_carry_the_game_result() {
     let options = Options {
         soft_nodes: 400,
         hash_mb: 4,
+        net: None,
     };
     let mut games = 0;
     let mut kept = 0;
@@ -104,6 +105,7 @@ fn one_thread_and_a_seed_reproduce_the_data() {
     let options = Options {
         soft_nodes: 300,
         hash_mb: 2,
+        net: None,
     };
     for dir in &dirs {
         let _ = std::fs::remove_dir_all(dir);

@@ -43,8 +43,9 @@ pub struct TrainArgs {
     /// Starting learning rate (it falls along a cosine to 0.3^5 of it).
     #[arg(long, default_value_t = 1e-3)]
     lr: f32,
-    /// Positions per optimiser step.
-    #[arg(long, default_value_t = 16384)]
+    /// Positions per optimiser step (small enough that a few million positions
+    /// make thousands of steps).
+    #[arg(long, default_value_t = 2048)]
     batch_size: usize,
     /// Threads.
     #[arg(long, default_value_t = 1)]
@@ -81,6 +82,8 @@ pub struct DatagenArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    eval: super::bench::EvalChoice,
 }
 
 /// Arguments of `caissa engine dump`.
@@ -124,8 +127,13 @@ fn datagen_run(args: DatagenArgs) -> anyhow::Result<()> {
     }
     let options = Options {
         soft_nodes: args.soft_nodes,
+        net: args.eval.network()?,
         ..Options::default()
     };
+    match &options.net {
+        Some(net) => eprintln!("self-play with a net of {} hidden units", net.hidden()),
+        None => eprintln!("self-play with the hand-made evaluation"),
+    }
     let progress = Progress::default();
     let stop = AtomicBool::new(false);
     let done = AtomicBool::new(false);
