@@ -209,3 +209,15 @@ fn a_search_on_the_network_plays_legal_moves_and_still_sees_mate() {
         game.push(next);
     }
 }
+
+#[test]
+fn the_largest_saturated_net_does_not_overflow_its_output() {
+    // Every hidden unit of both perspectives at the clipping ceiling, every output
+    // weight at +127: the largest positive sum a net file can produce.
+    let h = caissa_engine::nnue::MAX_HIDDEN;
+    let qa = caissa_engine::nnue::QA as i16;
+    let net = Network::new(h, vec![0; INPUTS * h], vec![qa; h], vec![127; 2 * h], 0).unwrap();
+    let expected = 2 * h as i64 * i64::from(qa) * 127 * i64::from(caissa_engine::nnue::SCALE)
+        / i64::from(caissa_engine::nnue::QA * caissa_engine::nnue::QB);
+    assert_eq!(i64::from(net.evaluate_position(&Position::new())), expected);
+}

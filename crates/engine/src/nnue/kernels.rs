@@ -58,7 +58,7 @@ fn add_sub_sub_portable(out: &mut [i16], input: &[i16], add: &[i16], sub1: &[i16
 /// `Σ clamp(a, 0, QA)² · w`, each product formed as `(v · w) · v` so the first
 /// factor fits in 16 bits.
 #[inline(always)]
-fn screlu_dot_portable(acc: &[i16], weights: &[i16]) -> i32 {
+fn screlu_dot_portable(acc: &[i16], weights: &[i16]) -> i64 {
     let mut sums = [0i32; 16];
     for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
         for i in 0..16 {
@@ -67,7 +67,9 @@ fn screlu_dot_portable(acc: &[i16], weights: &[i16]) -> i32 {
             sums[i] = sums[i].wrapping_add(i32::from(t) * i32::from(v));
         }
     }
-    sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+    // Each lane stays within i32 (at most 32 terms of 255² · 127); their total
+    // may not.
+    sums.iter().map(|&x| i64::from(x)).sum()
 }
 
 pub(super) use dispatch::{add, add_sub, add_sub_sub, screlu_dot, sub};
@@ -80,7 +82,7 @@ mod dispatch {
     pub(in crate::nnue) fn sub(acc: &mut [i16], row: &[i16]) {
         super::sub_portable(acc, row)
     }
-    pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
         super::screlu_dot_portable(acc, weights)
     }
     pub(in crate::nnue) fn add_sub(out: &mut [i16], input: &[i16], add: &[i16], sub: &[i16]) {
@@ -135,7 +137,7 @@ mod dispatch {
         super::sub_portable(acc, row)
     }
     #[target_feature(enable = "avx2")]
-    fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i32 {
+    fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i64 {
         super::screlu_dot_portable(acc, weights)
     }
     #[target_feature(enable = "avx2")]
@@ -192,7 +194,7 @@ mod dispatch {
         }
     }
     #[inline]
-    pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    pub(in crate::nnue) fn screlu_dot(acc: &[i16], weights: &[i16]) -> i64 {
         if has_avx2() {
             // SAFETY: as in `add`.
             unsafe { screlu_dot_avx2(acc, weights) }

@@ -25,7 +25,7 @@ pub use file::NetError;
 
 /// Inputs per perspective.
 pub const INPUTS: usize = 768;
-/// Largest hidden layer a net file may have (an accumulator stays within i32 sums).
+/// Largest hidden layer a net file may have.
 pub const MAX_HIDDEN: usize = 512;
 /// Quantisation of the first layer: an activation of 1.0 is `QA`.
 pub const QA: i32 = 255;
@@ -182,8 +182,8 @@ impl Network {
             Color::White => (&acc[..h], &acc[h..2 * h]),
             Color::Black => (&acc[h..2 * h], &acc[..h]),
         };
-        let sum = i64::from(kernels::screlu_dot(ours, &self.out_weights[..h]))
-            + i64::from(kernels::screlu_dot(theirs, &self.out_weights[h..]));
+        let sum = kernels::screlu_dot(ours, &self.out_weights[..h])
+            + kernels::screlu_dot(theirs, &self.out_weights[h..]);
         let output = sum / i64::from(QA) + i64::from(self.out_bias);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
