@@ -56,6 +56,25 @@ fn searchmoves_restricts_the_root() {
 }
 
 #[test]
+fn searchmoves_naming_no_legal_move_is_ignored() {
+    // e2e4 was legal a move ago; here it is not (the pawn has moved).
+    let mut pos = Position::new();
+    let stale = pos.parse_uci("e2e4").unwrap();
+    pos.play_unchecked(stale);
+    pos.play_unchecked(pos.parse_uci("e7e5").unwrap());
+    let r = search(
+        &[pos],
+        &Limits {
+            depth: Some(3),
+            searchmoves: vec![stale],
+            ..Limits::default()
+        },
+    );
+    let best = r.best_move.expect("a move despite the stale list");
+    assert!(pos.legal_moves().contains(&best));
+}
+
+#[test]
 fn depth_and_node_limits_hold() {
     let pos = Position::from_fen(KIWIPETE).unwrap();
     let mut reported = Vec::new();

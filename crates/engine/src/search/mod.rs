@@ -61,6 +61,8 @@ pub struct Engine {
     /// False while a playing level searches: the levels' strengths were measured
     /// with the hand-made evaluation.
     pub(crate) use_net: bool,
+    /// Whether the table's stored evaluations and scores came from the net.
+    table_from_net: bool,
     helpers: Vec<smp::Helper>,
 }
 
@@ -73,6 +75,7 @@ impl Default for Engine {
 impl Engine {
     /// An engine with a transposition table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Engine {
+        let net = Network::shared_embedded();
         Engine {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[[0; 64]; 64]; 2]),
@@ -80,7 +83,8 @@ impl Engine {
             multipv: 1,
             move_overhead_ms: 30,
             params: crate::eval::default_params(),
-            net: Network::shared_embedded(),
+            table_from_net: net.is_some(),
+            net,
             accumulators: None,
             threads: 1,
             use_net: true,
@@ -107,6 +111,7 @@ impl Engine {
         self.net = net;
         // Stored static evaluations came from the other evaluation.
         self.tt.clear();
+        self.table_from_net = self.net.is_some();
     }
 
     /// The neural network in use, if any.
@@ -154,12 +159,21 @@ impl Engine {
         let Some(root) = positions.last().copied() else {
             return SearchResult::default();
         };
+        let from_net = self.use_net && self.net.is_some();
+        if from_net != self.table_from_net {
+            // Stored evaluations and scores came from the other evaluation.
+            self.tt.clear();
+            self.table_from_net = from_net;
+        }
         self.tt.new_search();
         age_history(&mut self.history);
-        let mut root_moves: Vec<RootMove> = root
-            .legal_moves()
+        let legal = root.legal_moves();
+        // A `searchmoves` list naming no legal move is ignored rather than leaving
+        // the engine without a move.
+        let restrict = legal.iter().any(|m| limits.searchmoves.contains(m));
+        let mut root_moves: Vec<RootMove> = legal
             .iter()
-            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .filter(|m| !restrict || limits.searchmoves.contains(m))
             .map(|&mv| RootMove {
                 mv,
                 score: -INF,
