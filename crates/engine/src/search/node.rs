@@ -98,13 +98,19 @@ impl Searcher<'_> {
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= 7
+                && beta > -MATE_BOUND
                 && eval.abs() < MATE_BOUND
                 && eval - 70 * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
             // Null-move pruning.
-            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos, pos.turn()) {
+            if null_ok
+                && depth >= 3
+                && eval >= beta
+                && beta > -MATE_BOUND
+                && has_pieces(pos, pos.turn())
+            {
                 if let Some(child) = pos.null_move() {
                     let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                     self.hashes.push(child.zobrist_hash());
@@ -345,6 +351,8 @@ impl Searcher<'_> {
                 stand = i32::from(e.eval);
             }
         }
+        // The incoming window: a stand-pat value inside it is exact.
+        let original_alpha = alpha;
         let mut best = -INF;
         if !in_check {
             if stand == NO_EVAL {
@@ -371,7 +379,6 @@ impl Searcher<'_> {
             scored[n] = (m, order, see_value);
             n += 1;
         }
-        let original_alpha = alpha;
         let mut best_move = Move::default();
         for i in 0..n {
             let (m, see_value) = pick_next(&mut scored[..n], i);
