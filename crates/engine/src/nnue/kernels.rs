@@ -256,7 +256,7 @@ mod tests {
                 .zip(&w)
                 .map(|(&a, &w)| i64::from(a.clamp(0, 255)).pow(2) * i64::from(w))
                 .sum();
-            assert_eq!(i64::from(screlu_dot(&acc, &w)), expected);
+            assert_eq!(screlu_dot(&acc, &w), expected);
         }
         #[cfg(target_arch = "x86_64")]
         eprintln!("AVX2 kernels in use: {}", dispatch::avx2_in_use());
