@@ -241,6 +241,11 @@ impl<'a> Searcher<'a> {
         beta: i32,
     ) -> i32 {
         let mut best = -INF;
+        // Scores of earlier iterations must not compete with this one's: a move the
+        // search does not reach before a stop keeps no score.
+        for rm in &mut self.root_moves[self.pv_idx..] {
+            rm.score = -INF;
+        }
         self.pv_len[0] = 0;
         self.floor[0] = 0;
         self.enter(pos, 0);
