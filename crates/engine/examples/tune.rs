@@ -49,7 +49,9 @@ fn run_selfplay(args: &[String]) {
         .append(true)
         .open(&out)
         .expect("open output");
+    // The hand-made evaluation is what is tuned: self-play with it.
     let mut engine = Engine::new(4);
+    engine.set_network(None);
     let mut rng = Rng::new(seed);
     let start = Instant::now();
     let (mut played, mut positions) = (0usize, 0usize);
@@ -137,6 +139,8 @@ fn run_compare(args: &[String]) {
     let hand: &'static [S; PARAM_COUNT] = Box::leak(Box::new(hand_values()));
     let mut a = Engine::new(4); // current weights
     let mut b = Engine::new(4);
+    a.set_network(None);
+    b.set_network(None);
     b.set_params(hand);
     let mut rng = Rng::new(seed);
     let mut score = 0.0;

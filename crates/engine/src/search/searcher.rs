@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use caissa_rules::{Move, Position};
+use caissa_rules::{Color, Move, Position};
 
 use super::node::lmr;
 use super::{to_score, History, INF, MATE, MATE_BOUND, MAX_PLY};
@@ -146,10 +146,10 @@ impl<'a> Searcher<'a> {
         match &mut self.nnue {
             // No damping by the fifty-move counter: positions equal but for it share
             // a hash entry, and damped scores made the tree half again as large.
-            Some((net, accs)) => accs
+            Some((net, accs)) if !has_lone_king(pos) => accs
                 .evaluate(net, ply, pos.turn())
                 .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-            None => evaluate_with(pos, self.params),
+            _ => evaluate_with(pos, self.params),
         }
     }
 
@@ -309,4 +309,14 @@ impl<'a> Searcher<'a> {
         }
         best
     }
+}
+
+/// Whether a side has nothing but its king. Self-play adjudicates such games
+/// long before, so the net has hardly seen them and cannot find the way to mate
+/// (K+R against K ran out of moves in the lessons' test); the hand-made
+/// evaluation can.
+#[inline]
+fn has_lone_king(pos: &Position) -> bool {
+    let b = pos.board();
+    b.by_color(Color::White).count() == 1 || b.by_color(Color::Black).count() == 1
 }
