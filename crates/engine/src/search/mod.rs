@@ -4,8 +4,10 @@
 //! quiescence search over captures that skips those losing material by SEE.
 //!
 //! Move ordering: the transposition-table move, then winning and equal captures (most
-//! valuable victim, least valuable attacker) and queen promotions, two killer moves
-//! per ply, quiet moves by the history heuristic, losing captures last.
+//! valuable victim, least valuable attacker, then their capture history) and queen
+//! promotions, two killer moves per ply, quiet moves by their history and the
+//! continuation histories of the two moves before (`history.rs`), losing captures
+//! last.
 //!
 //! Draws: a position repeated within the search path (twofold) or seen twice in the
 //! game before the root (threefold), the fifty-move rule, and bare minor pieces.
@@ -34,19 +36,19 @@ pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 /// Most search threads (`Threads`).
 pub const MAX_THREADS: usize = 64;
 
+mod history;
 mod node;
 mod searcher;
 mod smp;
 
+use history::Histories;
 use searcher::{RootMove, Searcher};
-
-type History = [[[i32; 64]; 64]; 2];
 
 /// A search engine: the transposition table and the move-ordering history, kept
 /// between the searches of one game.
 pub struct Engine {
     tt: TranspositionTable,
-    history: Box<History>,
+    history: Histories,
     hash_mb: usize,
     /// Number of principal variations to report (`MultiPV`), at least 1.
     pub multipv: usize,
@@ -78,7 +80,7 @@ impl Engine {
         let net = Network::shared_embedded();
         Engine {
             tt: TranspositionTable::new(hash_mb),
-            history: Box::new([[[0; 64]; 64]; 2]),
+            history: Histories::default(),
             hash_mb: hash_mb.max(1),
             multipv: 1,
             move_overhead_ms: 30,
@@ -135,10 +137,7 @@ impl Engine {
     /// Forgets everything learnt (a new game).
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.history
-            .iter_mut()
-            .flatten()
-            .for_each(|row| row.fill(0));
+        self.history.clear();
         self.helpers.clear();
     }
 
@@ -166,7 +165,7 @@ impl Engine {
             self.table_from_net = from_net;
         }
         self.tt.new_search();
-        age_history(&mut self.history);
+        self.history.age();
         let legal = root.legal_moves();
         // A `searchmoves` list naming no legal move is ignored rather than leaving
         // the engine without a move.
@@ -426,15 +425,6 @@ fn nnue<'a>(
         *accumulators = Some(AccumulatorStack::new(net, MAX_PLY + 2));
     }
     Some((net, accumulators.as_mut()?))
-}
-
-/// Halves the history scores: a new search trusts the last one's less.
-fn age_history(history: &mut History) {
-    for row in history.iter_mut().flatten() {
-        for h in row.iter_mut() {
-            *h /= 2;
-        }
-    }
 }
 
 fn nps(nodes: u64, elapsed: Duration) -> u64 {

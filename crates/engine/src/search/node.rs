@@ -3,6 +3,7 @@
 
 use caissa_rules::{Color, Move, Position, Role};
 
+use super::history::{bonus, PieceTo};
 use super::searcher::{Searcher, NO_EVAL};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::see::{captured_value, is_capture, see, VALUES};
@@ -114,6 +115,7 @@ impl Searcher<'_> {
                 if let Some(child) = pos.null_move() {
                     let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                     self.hashes.push(child.zobrist_hash());
+                    self.played[ply] = None;
                     self.floor[ply + 1] = self.root_index + ply + 1;
                     let score = -self.negamax(
                         &child,
@@ -145,6 +147,7 @@ impl Searcher<'_> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let us = pos.turn().index();
+        let before = self.moves_before(ply);
         let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
         let n = moves.len();
         for (i, &m) in moves.iter().enumerate() {
@@ -154,8 +157,10 @@ impl Searcher<'_> {
 
         let mut best = -INF;
         let mut best_move = Move::default();
-        let mut quiets: [Move; 64] = [Move::default(); 64];
+        let mut quiets = [(Move::default(), PieceTo::default()); 64];
         let mut quiet_count = 0;
+        let mut captures = [(PieceTo::default(), Role::Pawn); 32];
+        let mut capture_count = 0;
         let mut searched = 0usize;
         let original_alpha = alpha;
         for i in 0..n {
@@ -175,6 +180,7 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            let moved = PieceTo::of(pos, m);
             let mut child = *pos;
             child.play_unchecked(m);
             let gives_check = child.is_check();
@@ -191,6 +197,7 @@ impl Searcher<'_> {
 
             self.hashes.push(child.zobrist_hash());
             self.floor[ply + 1] = self.floor[ply];
+            self.played[ply] = Some(moved);
             let new_depth = depth - 1;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true)
@@ -208,7 +215,7 @@ impl Searcher<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.history[us][m.from().index()][m.to().index()] / 6000;
+                        r -= self.history.quiet_score(us, m, moved, before) / 8192;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -244,16 +251,26 @@ impl Searcher<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let tried = &captures[..capture_count];
                         if quiet {
-                            self.reward_quiet(us, ply, depth, m, &quiets[..quiet_count]);
+                            self.reward_quiet(us, ply, depth, (m, moved), &quiets[..quiet_count]);
+                        } else if capture {
+                            self.history
+                                .add_capture(moved, captured_role(pos, m), bonus(depth));
+                        }
+                        for &(pt, victim) in tried {
+                            self.history.add_capture(pt, victim, -bonus(depth));
                         }
                         break;
                     }
                 }
             }
             if quiet && quiet_count < quiets.len() {
-                quiets[quiet_count] = m;
+                quiets[quiet_count] = (m, moved);
                 quiet_count += 1;
+            } else if capture && capture_count < captures.len() {
+                captures[capture_count] = (moved, captured_role(pos, m));
+                capture_count += 1;
             }
         }
         let bound = Bound::of(best, original_alpha, beta);
@@ -263,25 +280,20 @@ impl Searcher<'_> {
         best
     }
 
-    fn reward_quiet(&mut self, us: usize, ply: usize, depth: i32, m: Move, tried: &[Move]) {
-        if self.killers[ply][0] != m {
+    fn reward_quiet(
+        &mut self,
+        us: usize,
+        ply: usize,
+        depth: i32,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+    ) {
+        if self.killers[ply][0] != best.0 {
             self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = m;
+            self.killers[ply][0] = best.0;
         }
-        let bonus = (depth * depth * 8).min(1600);
-        let update = |h: &mut i32, b: i32| {
-            *h += b - *h * b.abs() / 16384;
-        };
-        update(
-            &mut self.history[us][m.from().index()][m.to().index()],
-            bonus,
-        );
-        for &q in tried {
-            update(
-                &mut self.history[us][q.from().index()][q.to().index()],
-                -bonus,
-            );
-        }
+        let before = self.moves_before(ply);
+        self.history.update_quiet(us, best, tried, before, depth);
     }
 
     /// Ordering key of `m` (higher first) and its SEE value for captures (0 otherwise).
@@ -298,7 +310,9 @@ impl Searcher<'_> {
             } else {
                 see(pos, m)
             };
-            let mvv_lva = victim * 16 - attacker / 16;
+            let moved = PieceTo::of(pos, m);
+            let mvv_lva = victim * 16 - attacker / 16
+                + self.history.capture_score(moved, captured_role(pos, m)) / 8;
             let promo = m.promotion_role().map_or(0, |r| VALUES[r.index()]);
             return if see_value >= 0 {
                 ((1 << 28) + mvv_lva + promo, see_value)
@@ -320,7 +334,10 @@ impl Searcher<'_> {
             return (1 << 27, 0);
         }
         let us = pos.turn().index();
-        (self.history[us][m.from().index()][m.to().index()], 0)
+        let score = self
+            .history
+            .quiet_score(us, m, PieceTo::of(pos, m), self.moves_before(ply));
+        (score, 0)
     }
 
     pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -390,6 +407,7 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            self.played[ply] = Some(PieceTo::of(pos, m));
             let mut child = *pos;
             child.play_unchecked(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
@@ -433,6 +451,12 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The role `m` captures (a pawn for en passant).
+#[inline]
+fn captured_role(pos: &Position, m: Move) -> Role {
+    pos.board().role_at(m.to()).unwrap_or(Role::Pawn)
 }
 
 /// Whether `color` has a piece other than pawns and the king (null-move safety).

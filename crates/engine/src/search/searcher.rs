@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use caissa_rules::{Color, Move, Position};
 
+use super::history::PieceTo;
 use super::node::lmr;
-use super::{to_score, History, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{to_score, Histories, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{evaluate_with, PARAM_COUNT, S};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::see::is_capture;
@@ -28,7 +29,9 @@ pub(super) struct Searcher<'a> {
     pub(super) tt: &'a TranspositionTable,
     /// The neural evaluation and the path's accumulators (`None`: hand-made).
     pub(super) nnue: Option<(&'a Network, &'a mut AccumulatorStack)>,
-    pub(super) history: &'a mut History,
+    pub(super) history: &'a mut Histories,
+    /// The move played at each ply of the path (`None`: a null move).
+    pub(super) played: [Option<PieceTo>; MAX_PLY + 2],
     pub(super) killers: [[Move; 2]; MAX_PLY + 2],
     /// Zobrist keys of the game before the root and of the current search path.
     pub(super) hashes: Vec<u64>,
@@ -64,7 +67,7 @@ impl<'a> Searcher<'a> {
     pub(super) fn new(
         tt: &'a TranspositionTable,
         nnue: Option<(&'a Network, &'a mut AccumulatorStack)>,
-        history: &'a mut History,
+        history: &'a mut Histories,
         hashes: Vec<u64>,
         params: &'static [S; PARAM_COUNT],
     ) -> Searcher<'a> {
@@ -72,6 +75,7 @@ impl<'a> Searcher<'a> {
             tt,
             nnue,
             history,
+            played: [None; MAX_PLY + 2],
             killers: [[Move::default(); 2]; MAX_PLY + 2],
             root_index: hashes.len().saturating_sub(1),
             hashes,
@@ -224,6 +228,15 @@ impl<'a> Searcher<'a> {
         false
     }
 
+    /// The moves one and two plies before `ply`, where there were such moves.
+    #[inline]
+    pub(super) fn moves_before(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            ply.checked_sub(1).and_then(|p| self.played[p]),
+            ply.checked_sub(2).and_then(|p| self.played[p]),
+        ]
+    }
+
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
@@ -259,6 +272,7 @@ impl<'a> Searcher<'a> {
             let m = self.root_moves[i].mv;
             let mut child = *pos;
             child.play_unchecked(m);
+            self.played[0] = Some(PieceTo::of(pos, m));
             let quiet = !is_capture(pos, m) && !m.is_promotion();
             self.hashes.truncate(self.root_index + 1);
             self.hashes.push(child.zobrist_hash());

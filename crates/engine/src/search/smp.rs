@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use caissa_rules::{Move, Position};
 
-use super::{age_history, nnue, to_score, History, RootMove, Searcher};
+use super::{nnue, to_score, Histories, RootMove, Searcher};
 use crate::eval::{PARAM_COUNT, S};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;
@@ -16,18 +16,10 @@ use crate::SearchResult;
 
 /// A helper thread's own state, kept between searches: its move-ordering history
 /// and its accumulators.
+#[derive(Default)]
 pub(super) struct Helper {
-    history: Box<History>,
+    history: Histories,
     accumulators: Option<AccumulatorStack>,
-}
-
-impl Default for Helper {
-    fn default() -> Helper {
-        Helper {
-            history: Box::new([[[0; 64]; 64]; 2]),
-            accumulators: None,
-        }
-    }
 }
 
 /// What a helper searches.
@@ -56,7 +48,7 @@ pub(super) struct Found {
 impl Helper {
     /// Deepens until the main thread is done; the last completed iteration.
     pub(super) fn search(&mut self, job: Job<'_>) -> Option<Found> {
-        age_history(&mut self.history);
+        self.history.age();
         let mut s = Searcher::new(
             job.tt,
             nnue(job.net, &mut self.accumulators),
