@@ -151,7 +151,7 @@ impl Searcher<'_> {
         let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
         let n = moves.len();
         for (i, &m) in moves.iter().enumerate() {
-            let (order, see_value) = self.order_score(pos, m, tt_move, ply);
+            let (order, see_value) = self.order_score(pos, m, tt_move, ply, before);
             scored[i] = (m, order, see_value);
         }
 
@@ -251,14 +251,13 @@ impl Searcher<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        let tried = &captures[..capture_count];
                         if quiet {
                             self.reward_quiet(us, ply, depth, (m, moved), &quiets[..quiet_count]);
                         } else if capture {
                             self.history
                                 .add_capture(moved, captured_role(pos, m), bonus(depth));
                         }
-                        for &(pt, victim) in tried {
+                        for &(pt, victim) in &captures[..capture_count] {
                             self.history.add_capture(pt, victim, -bonus(depth));
                         }
                         break;
@@ -298,7 +297,14 @@ impl Searcher<'_> {
 
     /// Ordering key of `m` (higher first) and its SEE value for captures (0 otherwise).
     #[inline]
-    fn order_score(&self, pos: &Position, m: Move, tt_move: Move, ply: usize) -> (i32, i32) {
+    fn order_score(
+        &self,
+        pos: &Position,
+        m: Move,
+        tt_move: Move,
+        ply: usize,
+        before: [Option<PieceTo>; 2],
+    ) -> (i32, i32) {
         if m == tt_move {
             return (1 << 30, 0);
         }
@@ -334,9 +340,7 @@ impl Searcher<'_> {
             return (1 << 27, 0);
         }
         let us = pos.turn().index();
-        let score = self
-            .history
-            .quiet_score(us, m, PieceTo::of(pos, m), self.moves_before(ply));
+        let score = self.history.quiet_score(us, m, PieceTo::of(pos, m), before);
         (score, 0)
     }
 
@@ -385,6 +389,7 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        let before = self.moves_before(ply);
         let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
         let mut n = 0;
         for &m in moves.iter() {
@@ -392,7 +397,7 @@ impl Searcher<'_> {
             if !in_check && !capture && m.promotion_role() != Some(Role::Queen) {
                 continue;
             }
-            let (order, see_value) = self.order_score(pos, m, tt_move, ply);
+            let (order, see_value) = self.order_score(pos, m, tt_move, ply, before);
             scored[n] = (m, order, see_value);
             n += 1;
         }
