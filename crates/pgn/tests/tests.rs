@@ -6,6 +6,7 @@ mod errors;
 mod fuzz;
 mod grammar;
 mod roundtrip;
+mod streaming;
 mod support;
 
 #[test]
