@@ -157,7 +157,11 @@ impl Engine {
         let Some(pos) = positions.last() else {
             return SearchResult::default();
         };
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
+        // The random move, too, stays within `searchmoves` (when it names a legal move).
+        if moves.iter().any(|m| limits.searchmoves.contains(m)) {
+            moves.retain(|m| limits.searchmoves.contains(m));
+        }
         if level.random_move > 0.0 && moves.len() > 1 && rng.next_f64() < level.random_move {
             let decent: Vec<Move> = moves
                 .iter()

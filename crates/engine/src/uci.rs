@@ -2,9 +2,17 @@
 //!
 //! The search runs on its own thread, so `isready` is answered and `stop` obeyed
 //! while it thinks. Nothing the GUI sends makes the engine panic or stop working: a
-//! malformed command is answered with `info string <why>` and ignored (a move list
-//! is applied up to its first illegal move). `bestmove` is always a legal move, or
+//! malformed command is answered with `info string <why>` and ignored. A `position`
+//! with a bad FEN or an illegal move is refused whole: searching the previous
+//! position would answer for the wrong side, so until a good `position` arrives
+//! `go` answers `bestmove 0000`. `bestmove` is otherwise always a legal move, or
 //! `0000` when the position has none.
+//!
+//! As in Stockfish, a command that changes what is searched (`position`, `go`,
+//! `setoption`, `ucinewgame`, `bench`) waits for a running search that will end by
+//! itself, so a script piped in gets every answer in full; a search that only ends
+//! at `stop` (infinite, pondering, or a `go` with no limit) is stopped instead, as
+//! it is at the end of the input.
 
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -77,21 +85,20 @@ pub fn run_uci(input: impl BufRead, output: impl Write + Send + 'static) {
         ponder: Arc::new(AtomicBool::new(false)),
         worker: None,
         rng: Rng::from_entropy(),
-        open_ended: false,
+        unlimited: false,
+        refused: None,
     };
-    for line in input.lines() {
+    // Bytes, not UTF-8 lines: one stray byte (a path in a local code page) must not
+    // end the session.
+    for line in input.split(b'\n') {
         let Ok(line) = line else { break };
-        if !session.command(&line) {
+        if !session.command(&String::from_utf8_lossy(&line)) {
             session.stop_search();
             return;
         }
     }
     // End of input without `quit`: let a bounded search finish and report.
-    if session.open_ended {
-        session.stop_search();
-    } else if let Some(w) = session.worker.take() {
-        let _ = w.join();
-    }
+    session.finish_search();
 }
 
 struct Session {
@@ -103,8 +110,10 @@ struct Session {
     ponder: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
     rng: Rng,
-    /// The running search waits for `stop` (infinite or ponder).
-    open_ended: bool,
+    /// The running search waits for `stop` (infinite, or no limit at all).
+    unlimited: bool,
+    /// Why the last `position` was refused (then `go` has nothing to search).
+    refused: Option<String>,
 }
 
 impl Session {
@@ -121,6 +130,16 @@ impl Session {
         }
     }
 
+    /// Waits for a running search that ends by itself; stops one that would not
+    /// (also one pondering: it ends by itself only after `ponderhit`).
+    fn finish_search(&mut self) {
+        if self.unlimited || self.ponder.load(Ordering::SeqCst) {
+            self.stop_search();
+        } else if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
     /// Handles one line; false at `quit`.
     fn command(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
@@ -131,31 +150,44 @@ impl Session {
             "uci" => self.uci(),
             "isready" => say(&self.out, "readyok"),
             "ucinewgame" => {
-                self.stop_search();
+                self.finish_search();
                 lock(&self.engine).new_game();
                 self.positions = vec![self.start_position()];
+                self.refused = None;
             }
             "setoption" => {
-                self.stop_search();
+                self.finish_search();
                 self.setoption(args);
             }
             "position" => {
-                self.stop_search();
-                self.position(args);
+                self.finish_search();
+                match self.position(args) {
+                    Ok(positions) => {
+                        self.positions = positions;
+                        self.refused = None;
+                    }
+                    Err(why) => {
+                        self.info_string(&format!("{why}; position refused, go answers 0000"));
+                        self.refused = Some(why);
+                    }
+                }
             }
             "go" => {
-                self.stop_search();
+                self.finish_search();
                 self.go(args);
             }
             "stop" => self.stop_search(),
             "ponderhit" => self.ponder.store(false, Ordering::SeqCst),
             "quit" => return false,
-            "d" => {
-                let pos = self.positions.last().copied().unwrap_or_default();
-                self.info_string(&format!("fen {}", pos.fen()));
-            }
+            "d" => match &self.refused {
+                Some(why) => self.info_string(&format!("no position: {why}")),
+                None => {
+                    let pos = self.positions.last().copied().unwrap_or_default();
+                    self.info_string(&format!("fen {}", pos.fen()));
+                }
+            },
             "bench" => {
-                self.stop_search();
+                self.finish_search();
                 self.bench(args);
             }
             "debug" | "register" => {}
@@ -348,7 +380,8 @@ impl Session {
         }
     }
 
-    fn position(&mut self, args: &[&str]) {
+    /// The game line a `position` command sets up, or why it is refused.
+    fn position(&self, args: &[&str]) -> Result<Vec<Position>, String> {
         let moves_at = args.iter().position(|&t| t == "moves");
         let setup = &args[..moves_at.unwrap_or(args.len())];
         let start = match setup.first().copied() {
@@ -365,43 +398,30 @@ impl Session {
                 } else {
                     fen::parse(&text)
                 };
-                match parsed {
-                    Ok(p) => p,
-                    Err(e) => {
-                        self.info_string(&format!("bad FEN {text:?}: {e}; position unchanged"));
-                        return;
-                    }
-                }
+                parsed.map_err(|e| format!("bad FEN {text:?}: {e}"))?
             }
-            _ => {
-                self.info_string("position needs startpos or fen; position unchanged");
-                return;
-            }
+            _ => return Err("position needs startpos or fen".to_string()),
         };
         let mut positions = vec![start];
-        if let Some(at) = moves_at {
-            for (i, text) in args[at + 1..].iter().enumerate() {
-                let pos = *positions.last().unwrap_or(&start);
-                match pos.parse_uci(text) {
-                    Ok(m) => {
-                        let mut next = pos;
-                        next.play_unchecked(m);
-                        positions.push(next);
-                    }
-                    Err(e) => {
-                        self.info_string(&format!(
-                            "move {} ({text}): {e}; ignoring it and the moves after it",
-                            i + 1
-                        ));
-                        break;
-                    }
-                }
-            }
+        for (i, text) in args[moves_at.map_or(args.len(), |at| at + 1)..]
+            .iter()
+            .enumerate()
+        {
+            let pos = *positions.last().unwrap_or(&start);
+            let m = parse_move(&pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            let mut next = pos;
+            next.play_unchecked(m);
+            positions.push(next);
         }
-        self.positions = positions;
+        Ok(positions)
     }
 
     fn go(&mut self, args: &[&str]) {
+        if let Some(why) = &self.refused {
+            self.info_string(&format!("go: no position to search ({why})"));
+            say(&self.out, "bestmove 0000");
+            return;
+        }
         let pos = self.positions.last().copied().unwrap_or_default();
         let mut limits = Limits::default();
         let mut pondering = false;
@@ -433,7 +453,12 @@ impl Session {
                 "btime" => limits.btime = number(word),
                 "winc" => limits.winc = number(word),
                 "binc" => limits.binc = number(word),
-                "movestogo" => limits.movestogo = number(word).map(|v| v.min(10_000) as u32),
+                "movestogo" => {
+                    // 0 is "not given", as Stockfish reads it.
+                    limits.movestogo = number(word)
+                        .filter(|&v| v > 0)
+                        .map(|v| v.min(10_000) as u32)
+                }
                 "movetime" => limits.movetime = number(word),
                 "depth" => limits.depth = number(word).map(|v| v.min(1000) as u32),
                 "nodes" => limits.nodes = number(word),
@@ -442,7 +467,7 @@ impl Session {
                 "ponder" => pondering = true,
                 "searchmoves" => {
                     while let Some(text) = args.get(i) {
-                        match pos.parse_uci(text) {
+                        match parse_move(&pos, text) {
                             Ok(m) => {
                                 limits.searchmoves.push(m);
                                 i += 1;
@@ -456,7 +481,16 @@ impl Session {
         }
         self.stop.store(false, Ordering::SeqCst);
         self.ponder.store(pondering, Ordering::SeqCst);
-        self.open_ended = limits.infinite || pondering;
+        let own_clock = match pos.turn() {
+            caissa_rules::Color::White => limits.wtime,
+            caissa_rules::Color::Black => limits.btime,
+        };
+        let ends_by_itself = limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || limits.movetime.is_some()
+            || own_clock.is_some();
+        self.unlimited = limits.infinite || !ends_by_itself;
         let positions = self.positions.clone();
         let options = self.options.clone();
         let engine = self.engine.clone();
@@ -554,6 +588,13 @@ fn think(
         }
         None => engine.search(positions, limits, Some(stop), Some(ponder), &mut report),
     }
+}
+
+/// A move in UCI notation; a promotion letter in capitals (`a7a8Q`) is read as
+/// Stockfish reads it.
+fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+    pos.parse_uci(&text.to_ascii_lowercase())
+        .map_err(|e| e.to_string())
 }
 
 /// One `info` line; the PV is cut at the first move that is not legal (none should be).

@@ -113,6 +113,33 @@ impl Session {
 }
 
 #[test]
+fn a_node_limit_counts_the_nodes_of_every_thread() {
+    // Helpers add their nodes every 1,024 and see the end within 1,024 more, so
+    // `go nodes N` may overshoot by a few thousand, not by a helper's whole iteration.
+    let limit = 40_000;
+    for threads in [2, 4] {
+        let mut engine = Engine::new(8);
+        engine.set_threads(threads);
+        let r = engine.search(
+            &[Position::new()],
+            &Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            },
+            None,
+            None,
+            &mut |_| {},
+        );
+        let slack = 2 * 1024 * threads as u64 + 1024;
+        assert!(
+            r.nodes <= limit + slack,
+            "{threads} threads searched {} nodes for a limit of {limit}",
+            r.nodes
+        );
+    }
+}
+
+#[test]
 fn stop_ends_a_search_on_eight_threads_with_a_legal_bestmove() {
     let mut s = Session::start();
     s.send("setoption name Threads value 8");

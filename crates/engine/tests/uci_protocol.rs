@@ -21,8 +21,22 @@ impl Write for Shared {
 }
 
 fn session(input: &str) -> Vec<String> {
+    session_bytes(input.as_bytes())
+}
+
+/// A session fed raw bytes; it must end (at `quit` or the end of the input) within
+/// a minute.
+fn session_bytes(input: &[u8]) -> Vec<String> {
     let out = Shared::default();
-    run_uci(Cursor::new(input.to_string()), out.clone());
+    let (done, ended) = std::sync::mpsc::channel();
+    let (input, writer) = (input.to_vec(), out.clone());
+    std::thread::spawn(move || {
+        run_uci(Cursor::new(input), writer);
+        let _ = done.send(());
+    });
+    ended
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the session did not end with its input");
     let bytes = out.0.lock().unwrap().clone();
     String::from_utf8(bytes)
         .unwrap()
@@ -113,13 +127,107 @@ fn malformed_commands_are_explained_and_the_engine_carries_on() {
         .count();
     assert!(strings >= 8, "{lines:#?}");
     assert!(lines.contains(&"readyok".to_string()));
-    // The legal prefix (1.e4) was kept: Black is to move. `go depth banana` searched
-    // without a depth until the next command stopped it; `go depth 3` answered too.
+    // `go depth banana` searched without a depth until the next command stopped it;
+    // `go depth 3` answered too, both with nothing to search: the last position
+    // command was refused.
+    assert_eq!(bestmoves(&lines), vec!["0000", "0000"]);
+}
+
+#[test]
+fn a_refused_position_is_not_searched_in_place_of_the_next() {
+    // A castling right with no rook behind it: the FEN is refused, and the engine
+    // must not answer for the position before it (1.e4, Black to move).
+    let lines = session(
+        "position startpos moves e2e4\n\
+         position fen r3k3/8/8/8/8/8/8/4K3 w KQkq - 0 1\n\
+         go depth 2\n\
+         position startpos moves e2e4 e7e5 e1e3\n\
+         go depth 2\n\
+         position startpos moves e2e4 e7e5\n\
+         go depth 2\n",
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string bad FEN") && l.contains("refused")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string move 3 (e1e3)")),
+        "{lines:#?}"
+    );
     let best = bestmoves(&lines);
-    assert_eq!(best.len(), 2);
-    let after_e4 = caissa_engine::uci::play_moves(Position::new(), &["e2e4"]).unwrap();
-    for b in &best {
-        assert!(after_e4.last().unwrap().parse_uci(b).is_ok(), "{best:?}");
+    assert_eq!(best[..2], ["0000", "0000"]);
+    // A good position is searched again: White to move after 1.e4 e5.
+    let after = caissa_engine::uci::play_moves(Position::new(), &["e2e4", "e7e5"]).unwrap();
+    assert!(
+        after.last().unwrap().parse_uci(&best[2]).is_ok(),
+        "{best:?}"
+    );
+}
+
+#[test]
+fn a_promotion_letter_in_capitals_is_read() {
+    let lines = session("position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8Q\ngo depth 2\n");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:#?}"
+    );
+    let after = caissa_engine::uci::play_moves(
+        Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+        &["a7a8q"],
+    )
+    .unwrap();
+    let best = bestmoves(&lines);
+    assert!(
+        after.last().unwrap().parse_uci(&best[0]).is_ok(),
+        "{best:?}"
+    );
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_does_not_end_the_session() {
+    // A Windows path in a local code page: the option fails, the session goes on.
+    let lines = session_bytes(
+        b"setoption name EvalFile value C:\\Users\\Jos\xe9\\net.nnue\n\
+          isready\nposition startpos\ngo depth 1\n",
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string EvalFile")),
+        "{lines:#?}"
+    );
+    assert!(lines.contains(&"readyok".to_string()), "{lines:#?}");
+    assert_eq!(bestmoves(&lines).len(), 1);
+}
+
+#[test]
+fn piped_commands_wait_for_a_search_that_ends_by_itself() {
+    // As Stockfish does: the next position and go wait for `go depth 6` to finish,
+    // so a script gets the whole search, not the depth reached when it was read.
+    let lines = session(
+        "position fen 7k/8/5Q1K/8/8/8/8/8 b - - 0 1\ngo depth 6\nposition startpos\ngo depth 1\n",
+    );
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    assert!(
+        lines[..first]
+            .iter()
+            .any(|l| l.starts_with("info depth 6 ")),
+        "{lines:#?}"
+    );
+    assert_eq!(bestmoves(&lines).len(), 2);
+}
+
+#[test]
+fn a_go_with_no_limit_ends_with_the_input() {
+    // Also when the clock given is the other side's: nothing bounds the search.
+    for go in ["go", "go wtime 1000"] {
+        let lines = session(&format!("position startpos moves e2e4\n{go}\n"));
+        assert_eq!(bestmoves(&lines).len(), 1, "{go}: {lines:#?}");
     }
 }
 
@@ -216,6 +324,18 @@ fn limited_strength_and_skill_levels_play_legal_moves() {
         let pos = caissa_engine::uci::play_moves(Position::new(), &["e2e4"]).unwrap();
         assert!(pos.last().unwrap().parse_uci(&best[0]).is_ok());
     }
+}
+
+#[test]
+fn a_weak_levels_random_moves_stay_within_searchmoves() {
+    // Level 1 plays a random move one time in five; none may leave the list.
+    let mut input = String::from("setoption name Skill Level value 0\nposition startpos\n");
+    for _ in 0..40 {
+        input.push_str("go depth 1 searchmoves a2a3 h2h3\n");
+    }
+    let best = bestmoves(&session(&input));
+    assert_eq!(best.len(), 40);
+    assert!(best.iter().all(|m| m == "a2a3" || m == "h2h3"), "{best:?}");
 }
 
 #[test]

@@ -229,7 +229,7 @@ impl Engine {
             self.helpers.push(smp::Helper::default());
         }
         let done = AtomicBool::new(false);
-        let helper_nodes = AtomicU64::new(0);
+        let shared_nodes = AtomicU64::new(0);
         let Engine {
             tt,
             history,
@@ -257,7 +257,8 @@ impl Engine {
                         max_depth,
                         first_depth: 1 + (k as i32 % 2),
                         done: &done,
-                        nodes: &helper_nodes,
+                        nodes: &shared_nodes,
+                        node_limit: limits.nodes,
                     };
                     scope.spawn(move || helper.search(job))
                 })
@@ -270,7 +271,7 @@ impl Engine {
             s.ponder = ponder;
             s.pondering = ponder.is_some_and(|p| p.load(Ordering::Relaxed));
             s.root_moves = root_moves;
-            s.helper_nodes = Some(&helper_nodes);
+            s.shared_nodes = Some(&shared_nodes);
 
             let mut result = iterate(&mut s, &root, limits, &budget, multipv, max_depth, on_info);
             done.store(true, Ordering::Relaxed);
@@ -281,7 +282,8 @@ impl Engine {
             if multipv == 1 {
                 smp::prefer_deeper(&mut result, &found);
             }
-            result.nodes += helper_nodes.load(Ordering::Relaxed);
+            s.publish_nodes();
+            result.nodes = shared_nodes.load(Ordering::Relaxed);
             result.nps = nps(result.nodes, start.elapsed());
             result
         })
@@ -377,8 +379,8 @@ fn iterate(
         if s.root_moves.len() == 1 && budget.hard.is_some() && depth >= 4 {
             break;
         }
-        if limits.nodes.is_some_and(|n| s.nodes >= n)
-            || limits.soft_nodes.is_some_and(|n| s.nodes >= n)
+        if limits.nodes.is_some_and(|n| s.total_nodes() >= n)
+            || limits.soft_nodes.is_some_and(|n| s.total_nodes() >= n)
         {
             break;
         }

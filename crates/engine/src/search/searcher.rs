@@ -54,8 +54,11 @@ pub(super) struct Searcher<'a> {
     pub(super) root_moves: Vec<RootMove>,
     pub(super) pv_idx: usize,
     pub(super) params: &'static [S; PARAM_COUNT],
-    /// Nodes of the helper threads (the main thread's reports add them).
-    pub(super) helper_nodes: Option<&'a AtomicU64>,
+    /// The nodes of every thread of this search, each adding its own every 1,024
+    /// and after each iteration, so that reports and `go nodes` count them all.
+    pub(super) shared_nodes: Option<&'a AtomicU64>,
+    /// How many of this thread's nodes `shared_nodes` has been given.
+    published: u64,
 }
 
 /// The static evaluation of a position in check (there is none).
@@ -96,7 +99,8 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             pv_idx: 0,
             params,
-            helper_nodes: None,
+            shared_nodes: None,
+            published: 0,
         }
     }
 
@@ -131,9 +135,17 @@ impl<'a> Searcher<'a> {
         self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
 
-    /// Nodes of this thread and, on the main thread, of the helpers so far.
+    /// Nodes of every thread so far (those of the others up to their last 1,024).
     pub(super) fn total_nodes(&self) -> u64 {
-        self.nodes + self.helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed))
+        self.shared_nodes.map_or(0, |n| n.load(Ordering::Relaxed)) + self.nodes - self.published
+    }
+
+    /// Adds the nodes searched since the last call to `shared_nodes`.
+    pub(super) fn publish_nodes(&mut self) {
+        if let Some(shared) = self.shared_nodes {
+            shared.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
     }
 
     /// Notes the position at `ply` (for the accumulators).
@@ -189,9 +201,13 @@ impl<'a> Searcher<'a> {
         if !self.can_abort {
             return false;
         }
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+        // Every thread stops itself at `go nodes`, counting all threads' nodes: a
+        // helper waiting for the main thread's word could run on while the main
+        // thread is not scheduled.
+        if self.node_limit.is_some_and(|n| self.total_nodes() >= n) {
             self.stopped = true;
         } else if self.nodes & 1023 == 0 {
+            self.publish_nodes();
             if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 self.stopped = true;
             } else if !self.check_pondering() {

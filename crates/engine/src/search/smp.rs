@@ -4,7 +4,7 @@
 //! when the main thread does; a helper that completed a deeper iteration with a
 //! score at least as good supplies the move.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use caissa_rules::{Move, Position};
 
@@ -34,8 +34,10 @@ pub(super) struct Job<'a> {
     pub first_depth: i32,
     /// Set when the main thread has finished.
     pub done: &'a AtomicBool,
-    /// Where the helpers add up their nodes.
+    /// Where every thread adds up its nodes.
     pub nodes: &'a AtomicU64,
+    /// `go nodes`: the helper stops too once all threads have searched this many.
+    pub node_limit: Option<u64>,
 }
 
 /// A helper's last completed iteration.
@@ -59,12 +61,12 @@ impl Helper {
         s.can_abort = true;
         s.stop = Some(job.done);
         s.root_moves = job.root_moves;
+        s.shared_nodes = Some(job.nodes);
+        s.node_limit = job.node_limit;
         let mut found = None;
-        let mut reported = 0;
         for depth in job.first_depth..=job.max_depth {
             s.search_depth(&job.root, depth, 0);
-            job.nodes.fetch_add(s.nodes - reported, Ordering::Relaxed);
-            reported = s.nodes;
+            s.publish_nodes();
             if s.stopped {
                 break;
             }
