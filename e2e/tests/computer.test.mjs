@@ -24,8 +24,8 @@ test('play the computer at level 1, typing a move in SAN', { timeout: 90_000 }, 
     await page.waitForURL(/\/game\/\w+/);
     await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');
     assert.match(await page.locator('.player-bar.top .player-name').innerText(), /Caissa-AI/);
-    // Its level and strength are on the board, not a rating.
-    assert.equal(await page.locator('[data-testid="ai-level-black"]').innerText(), 'Level 1 · about 100');
+    // Its level and strength are on the board, not a rating: the strength the lobby gave it.
+    assert.equal(await page.locator('[data-testid="ai-level-black"]').innerText(), `Level 1 · about ${elos[0]}`);
     await drag(page, 'e2', 'e4');
     await waitForPlies(page, 2, 20_000);
     await page.waitForSelector('[data-testid="game-status"]:has-text("Your turn")');

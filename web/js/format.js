@@ -158,9 +158,9 @@ export function clockLabel(clock) {
  * The computer's levels 1–8 as measured against Stockfish's UCI_Elo scale (the
  * table and the matches are in crates/engine/src/levels.rs), to the nearest 50.
  */
-export const LEVEL_ELO = [100, 500, 850, 1250, 1600, 1850, 2000, 2200];
+export const LEVEL_ELO = [200, 600, 950, 1250, 1650, 1750, 2100, 2150];
 
-/** "Level 5 · about 1600": the computer's level and strength, for the board. */
+/** "Level 5 · about 1650": the computer's level and strength, for the board. */
 export function aiLevelText(level) {
   return t('ai.onBoard', { n: level, elo: LEVEL_ELO[level - 1] ?? '?' });
 }

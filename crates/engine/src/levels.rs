@@ -45,37 +45,41 @@ pub struct Level {
 ///
 /// | level | depth | nodes | MultiPV | temperature | random move | Elo   | ± 95% |
 /// |------:|------:|------:|--------:|------------:|------------:|------:|------:|
-/// | 1     | 1     | 1k    | 8       | 250 cp      | 20%         | 108   | 225   |
-/// | 2     | 2     | 4k    | 8       | 150 cp      | 10%         | 521   | 176   |
-/// | 3     | 3     | 15k   | 6       | 100 cp      | 5%          | 844   | 140   |
-/// | 4     | 4     | 40k   | 5       | 60 cp       | 2%          | 1246  | 72    |
-/// | 5     | 6     | 120k  | 4       | 35 cp       | 0           | 1602  | 90    |
-/// | 6     | 8     | 400k  | 3       | 20 cp       | 0           | 1873  | 78    |
-/// | 7     | —     | 200k  | 1       | 0           | 0           | 2014  | 66    |
-/// | 8     | —     | —     | 1       | 0           | 0           | 2186  | 52    |
+/// | 1     |     1 |    1k |       8 |      250 cp |         20% |   184 |   220 |
+/// | 2     |     2 |    4k |       8 |      150 cp |         10% |   586 |   176 |
+/// | 3     |     3 |   15k |       6 |      100 cp |          5% |   950 |   128 |
+/// | 4     |     4 |   40k |       5 |       60 cp |          2% |  1272 |    70 |
+/// | 5     |     6 |  120k |       4 |       35 cp |           0 |  1638 |    68 |
+/// | 6     |     8 |  400k |       3 |       20 cp |           0 |  1772 |    69 |
+/// | 7     |     — |  200k |       1 |           0 |           0 |  2111 |    69 |
+/// | 8     |     — |     — |       1 |           0 |           0 |  2146 |    45 |
 ///
 /// Elo is on the scale of Stockfish 15.1's `UCI_Elo`, at 10 s + 0.1 s a game, from
 /// `caissa match` over the shipped balanced openings (each with both colours), two
-/// games at once; results as wins-draws-losses. Levels 4–8 played Stockfish itself
-/// (level 4: 35-1-64 in 100 games against `UCI_Elo` 1350; 5: 80-2-18 against 1350;
-/// 6: 72-2-26 against 1700; 7: 48-8-44 against 2000; 8: 139-20-41 in 200 games
-/// against 2000). Levels 1–3 are below Stockfish's floor (1350), so each played the
-/// level above it (3 vs 4: 6-6-88; 2 vs 3: 13-1-86; 1 vs 2: 8-1-91), the margins
-/// adding up along the chain. Matches between levels of one engine tend to stretch
-/// the differences, so the lowest figures are the least certain.
+/// games at once, measured by `scripts/level-matches.sh` with the search of bench
+/// 3236479 (the levels search with the hand-made evaluation); results as
+/// wins-draws-losses. Levels 4–8 played Stockfish itself, 100
+/// games each and 200 for level 8 (level 4: 38-2-60 against `UCI_Elo` 1350; 5: 54-3-43
+/// against 1600; 6: 36-6-58 against 1850; 7: 61-9-30 against 2000; 8: 68-33-99 against
+/// 2200). Levels 1–3 are below Stockfish's floor (1350), so each played the level
+/// above it (3 vs 4: 13-1-86; 2 vs 3: 11-0-89; 1 vs 2: 8-2-90), the margins adding
+/// up along the chain. Matches between levels of one engine tend to stretch the
+/// differences, so the lowest figures are the least certain. At this control level
+/// 7's 200,000 nodes are about what level 8 searches in its time, so the two are
+/// within each other's margins.
 ///
 /// Every level also stops after `movetime_ms` (1 s) when played through
 /// [`level_move`], and searches on one thread with the hand-made evaluation, as
 /// when it was measured, whatever `Threads` and the network say.
 pub const LEVELS: [Level; 8] = [
-    lv(1, 1, 1_000, 8, 250.0, 0.20, 108),
-    lv(2, 2, 4_000, 8, 150.0, 0.10, 521),
-    lv(3, 3, 15_000, 6, 100.0, 0.05, 844),
-    lv(4, 4, 40_000, 5, 60.0, 0.02, 1246),
-    lv(5, 6, 120_000, 4, 35.0, 0.0, 1602),
-    lv(6, 8, 400_000, 3, 20.0, 0.0, 1873),
-    lv(7, 127, 200_000, 1, 0.0, 0.0, 2014),
-    lv(8, 127, 0, 1, 0.0, 0.0, 2186),
+    lv(1, 1, 1_000, 8, 250.0, 0.20, 184),
+    lv(2, 2, 4_000, 8, 150.0, 0.10, 586),
+    lv(3, 3, 15_000, 6, 100.0, 0.05, 950),
+    lv(4, 4, 40_000, 5, 60.0, 0.02, 1272),
+    lv(5, 6, 120_000, 4, 35.0, 0.0, 1638),
+    lv(6, 8, 400_000, 3, 20.0, 0.0, 1772),
+    lv(7, 127, 200_000, 1, 0.0, 0.0, 2111),
+    lv(8, 127, 0, 1, 0.0, 0.0, 2146),
 ];
 
 const fn lv(
