@@ -10,7 +10,7 @@
 // square to the squares its piece may go to: the server's, or the rules
 // module's) and receives moves through `onMove(uci)`.
 
-import { isSquare, posToSquare, squareColor, squareToPos } from './squares.js';
+import { cursorTarget, isSquare, posToSquare, squareColor, squareToPos } from './squares.js';
 import { ShapeLayer } from './shapes.js';
 import { promotionPicker } from './promotion.js';
 import {
@@ -720,16 +720,7 @@ export class Board {
       }
       return;
     }
-    const { col, row } = squareToPos(this.cursor, this.opts.orientation);
-    let nc = col;
-    let nr = row;
     switch (e.key) {
-      case 'ArrowUp': nr--; break;
-      case 'ArrowDown': nr++; break;
-      case 'ArrowLeft': nc--; break;
-      case 'ArrowRight': nc++; break;
-      case 'Home': nc = 0; break;
-      case 'End': nc = 7; break;
       case 'Enter':
       case ' ':
       case 'Spacebar':
@@ -749,10 +740,11 @@ export class Board {
         }
         return;
       default:
-        return;
+        break;
     }
+    const sq = cursorTarget(this.cursor, e.key, this.opts.orientation);
+    if (!sq) return;
     e.preventDefault();
-    const sq = posToSquare(Math.max(0, Math.min(7, nc)), Math.max(0, Math.min(7, nr)), this.opts.orientation);
     this.keyboardActive = true;
     this.cursor = sq;
     this._renderSquares();

@@ -25,3 +25,21 @@ export function posToSquare(col, row, orientation = 'white') {
   if (col < 0 || col > 7 || row < 0 || row > 7) return null;
   return orientation === 'black' ? FILES[7 - col] + (row + 1) : FILES[col] + (8 - row);
 }
+
+// The square the keyboard cursor moves to from `sq` on `key` (the arrows
+// as the board is seen, Home and End along the rank), kept on the board;
+// null for any other key.
+export function cursorTarget(sq, key, orientation = 'white') {
+  let { col, row } = squareToPos(sq, orientation);
+  switch (key) {
+    case 'ArrowUp': row--; break;
+    case 'ArrowDown': row++; break;
+    case 'ArrowLeft': col--; break;
+    case 'ArrowRight': col++; break;
+    case 'Home': col = 0; break;
+    case 'End': col = 7; break;
+    default: return null;
+  }
+  const clamp = (n) => Math.max(0, Math.min(7, n));
+  return posToSquare(clamp(col), clamp(row), orientation);
+}

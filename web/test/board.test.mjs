@@ -23,6 +23,7 @@ import {
 } from '../js/board.js';
 import { loadRules, play, position } from '../js/rules.js';
 import { START_FEN } from '../js/fen.js';
+import { cursorTarget } from '../js/squares.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(HERE, '..');
@@ -83,6 +84,20 @@ test('coordinate mapping for both orientations', () => {
   }
   assert.equal(posToSquare(-1, 0, 'white'), null);
   assert.equal(posToSquare(0, 8, 'black'), null);
+});
+
+test('keyboard cursor: arrows move as the board is seen, and stop at its edge', () => {
+  // From White's side "up" is towards the 8th rank; from Black's, towards the 1st.
+  assert.equal(cursorTarget('e4', 'ArrowUp', 'white'), 'e5');
+  assert.equal(cursorTarget('e4', 'ArrowUp', 'black'), 'e3');
+  assert.equal(cursorTarget('e4', 'ArrowLeft', 'white'), 'd4');
+  assert.equal(cursorTarget('e4', 'ArrowLeft', 'black'), 'f4');
+  assert.equal(cursorTarget('e4', 'Home', 'white'), 'a4');
+  assert.equal(cursorTarget('e4', 'End', 'black'), 'a4');
+  assert.equal(cursorTarget('h8', 'ArrowUp', 'white'), 'h8');
+  assert.equal(cursorTarget('h8', 'ArrowRight', 'white'), 'h8');
+  assert.equal(cursorTarget('a1', 'ArrowUp', 'black'), 'a1');
+  assert.equal(cursorTarget('e4', 'Tab', 'white'), null);
 });
 
 test('readFenBoard / fenTurn', () => {
