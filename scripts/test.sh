@@ -54,6 +54,16 @@ DO $$ BEGIN
 EXCEPTION WHEN duplicate_object THEN NULL;
 END $$;
 SQL
+        # Each test process makes its own scratch databases (caissa_<pid>_<test>)
+        # and leaves them for a look after a failure; those of processes that
+        # have ended are dropped here, or they pile up run after run.
+        su postgres -c "psql -Atq -p $pg_port -c \"SELECT datname FROM pg_database WHERE datname LIKE 'caissa\\_%'\"" |
+            while read -r db; do
+                pid=$(echo "$db" | cut -d_ -f2)
+                if [[ "$pid" =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null; then
+                    echo "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE);"
+                fi
+            done | su postgres -c "psql -q -p $pg_port" >/dev/null
         export CAISSA_TEST_POSTGRES="postgres://caissa_tests:caissa_tests@127.0.0.1:$pg_port/postgres"
     else
         echo "test.sh: no CAISSA_TEST_POSTGRES and not root: the PostgreSQL tests will not run" >&2
