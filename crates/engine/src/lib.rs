@@ -31,7 +31,7 @@ pub mod tt;
 pub mod tune;
 pub mod uci;
 
-use caissa_rules::{Move, Position};
+use caissa_rules::{Color, Move, Position};
 
 pub use levels::{level_move, Level, LEVELS};
 pub use opening::random_opening;
@@ -73,6 +73,16 @@ pub struct Limits {
     pub infinite: bool,
     /// Only consider these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// The remaining time and increment of `side`'s clock, where given.
+    pub fn clock(&self, side: Color) -> (Option<u64>, Option<u64>) {
+        match side {
+            Color::White => (self.wtime, self.winc),
+            Color::Black => (self.btime, self.binc),
+        }
+    }
 }
 
 /// A score as UCI shows it.

@@ -45,10 +45,7 @@ pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> TimeBudget {
             hard: Some(t),
         };
     }
-    let (time, inc) = match turn {
-        Color::White => (limits.wtime, limits.winc),
-        Color::Black => (limits.btime, limits.binc),
-    };
+    let (time, inc) = limits.clock(turn);
     if let Some(time) = time {
         let remaining = time.saturating_sub(overhead_ms);
         let inc = inc.unwrap_or(0);

@@ -481,10 +481,7 @@ impl Session {
         }
         self.stop.store(false, Ordering::SeqCst);
         self.ponder.store(pondering, Ordering::SeqCst);
-        let own_clock = match pos.turn() {
-            caissa_rules::Color::White => limits.wtime,
-            caissa_rules::Color::Black => limits.btime,
-        };
+        let (own_clock, _) = limits.clock(pos.turn());
         let ends_by_itself = limits.depth.is_some()
             || limits.nodes.is_some()
             || limits.mate.is_some()
