@@ -178,6 +178,22 @@ pub(crate) async fn draw(
     act(&games, &limits, &id, user.id, action).await
 }
 
+/// Acts on the opponent's absence: the action is built from how long the
+/// opponent has been gone, as measured here, and the game decides whether
+/// that is long enough.
+async fn act_on_absence(
+    games: &Games,
+    limits: &RateLimits,
+    id: &str,
+    user: i64,
+    action: impl FnOnce(u64) -> Action,
+) -> Result<Json<Value>, ApiError> {
+    let handle = games.playable(id).await?;
+    let me = player_of(&handle, user)?;
+    let gone = handle.gone_ms(!me, now_ms());
+    act(games, limits, id, user, action(gone)).await
+}
+
 /// Claims the game: the opponent has been gone long enough (online rulesets).
 #[utoipa::path(post, path = "/api/board/game/{id}/claim-victory", tag = "board",
     params(("id" = String, Path, description = "The game")),
@@ -190,18 +206,9 @@ pub(crate) async fn claim_victory(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = games.playable(&id).await?;
-    let me = player_of(&handle, user.id)?;
-    let gone = handle.gone_ms(!me, now_ms());
-    act(
-        &games,
-        &limits,
-        &id,
-        user.id,
-        Action::ClaimVictory {
-            opponent_gone_ms: gone,
-        },
-    )
+    act_on_absence(&games, &limits, &id, user.id, |opponent_gone_ms| {
+        Action::ClaimVictory { opponent_gone_ms }
+    })
     .await
 }
 
@@ -217,18 +224,9 @@ pub(crate) async fn claim_draw(
     Authed(user): Authed,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = games.playable(&id).await?;
-    let me = player_of(&handle, user.id)?;
-    let gone = handle.gone_ms(!me, now_ms());
-    act(
-        &games,
-        &limits,
-        &id,
-        user.id,
-        Action::CallDraw {
-            opponent_gone_ms: gone,
-        },
-    )
+    act_on_absence(&games, &limits, &id, user.id, |opponent_gone_ms| {
+        Action::CallDraw { opponent_gone_ms }
+    })
     .await
 }
 
