@@ -82,7 +82,7 @@ fn uci_bench_uses_the_eval_file_and_names_a_bad_one() {
         (0..768 * hidden).map(|_| draw(-90, 90)).collect(),
         (0..hidden).map(|_| draw(0, 150)).collect(),
         (0..2 * hidden).map(|_| draw(-127, 127)).collect(),
-        0,
+        vec![0],
     )
     .unwrap();
     let path = std::env::temp_dir().join(format!("caissa-bench-{}.nnue", std::process::id()));

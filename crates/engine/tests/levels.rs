@@ -99,7 +99,7 @@ fn levels_search_as_measured_whatever_the_network_and_threads() {
         (0..INPUTS * hidden).map(|_| draw(-90, 90)).collect(),
         (0..hidden).map(|_| draw(0, 150)).collect(),
         (0..2 * hidden).map(|_| draw(-127, 127)).collect(),
-        0,
+        vec![0],
     )
     .unwrap();
     let pos =

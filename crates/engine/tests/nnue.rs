@@ -1,21 +1,28 @@
 //! The neural evaluation: incremental accumulators equal a full recomputation on
 //! random games (every kind of move, Chess960 castling included), the evaluation
-//! is the same for a position and its colour-mirrored twin, and net files round-trip
-//! or are refused with the reason.
+//! is the same for a position and its colour-mirrored twin, the output bucket
+//! follows the number of men on the board, and net files (version 1 too)
+//! round-trip or are refused with the reason.
 
 use std::sync::Arc;
 
-use caissa_engine::nnue::{AccumulatorStack, NetError, Network, INPUTS};
+use caissa_engine::nnue::{AccumulatorStack, NetError, Network, INPUTS, QA, QB, SCALE};
 use caissa_engine::{Engine, Limits, Rng};
 use caissa_rules::{Bitboard, Board, CastlingMode, Piece, Position, Setup};
 
+/// A net of random weights with 8 output buckets, each of its own weights.
 fn random_network(hidden: usize, seed: u64) -> Network {
+    random_bucketed_network(hidden, 8, seed)
+}
+
+fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut draw = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
     let ft_weights = (0..INPUTS * hidden).map(|_| draw(-90, 90)).collect();
     let ft_bias = (0..hidden).map(|_| draw(-60, 200)).collect();
-    let out_weights = (0..2 * hidden).map(|_| draw(-127, 127)).collect();
-    Network::new(hidden, ft_weights, ft_bias, out_weights, 1234).unwrap()
+    let out_weights = (0..buckets * 2 * hidden).map(|_| draw(-127, 127)).collect();
+    let out_bias = (0..buckets).map(|b| 1234 - 300 * b as i32).collect();
+    Network::new(hidden, ft_weights, ft_bias, out_weights, out_bias).unwrap()
 }
 
 fn refreshed(net: &Network, board: &Board) -> Vec<i16> {
@@ -136,11 +143,78 @@ fn evaluation_is_the_same_for_the_colour_mirrored_position() {
 fn net_file_round_trips() {
     let net = random_network(16, 5);
     let bytes = net.to_bytes();
+    // Header, first layer, 8 buckets of output weights and biases, checksum.
     assert_eq!(
         bytes.len(),
-        8 + 20 + 2 * INPUTS * 16 + 2 * 16 + 4 * 16 + 4 + 8
+        8 + 24 + 2 * INPUTS * 16 + 2 * 16 + 8 * (2 * 2 * 16 + 4) + 8
     );
     assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[test]
+fn version_1_net_files_load_as_one_output_bucket() {
+    let net = random_bucketed_network(16, 1, 12);
+    // Version 1 is version 2 without the bucket field.
+    let v2 = net.to_bytes();
+    let mut v1 = v2[..8].to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    v1.extend_from_slice(&v2[12..16]);
+    v1.extend_from_slice(&v2[20..v2.len() - 8]);
+    let sum = fnv1a(&v1);
+    v1.extend_from_slice(&sum.to_le_bytes());
+    let loaded = Network::from_bytes(&v1).unwrap();
+    assert_eq!(loaded.buckets(), 1);
+    assert_eq!(loaded, net);
+}
+
+#[test]
+fn the_output_bucket_follows_the_men_on_the_board() {
+    // No first layer: the evaluation is the chosen bucket's bias, k · SCALE
+    // centipawns for bucket k.
+    let h = 16;
+    let net = Network::new(
+        h,
+        vec![0; INPUTS * h],
+        vec![0; h],
+        vec![0; 8 * 2 * h],
+        (0..8).map(|k| k * QA * QB).collect(),
+    )
+    .unwrap();
+    for (fen, men) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 2),
+        ("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", 3),
+        ("4k3/3pp3/8/8/8/8/3PP3/4K3 w - - 0 1", 6),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 6),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            32,
+        ),
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(pos.board().occupied().count(), men);
+        let bucket = (men as i32 - 2) / 4;
+        assert_eq!(net.evaluate_position(&pos), bucket * SCALE, "{fen}");
+    }
+    // A net of one bucket uses it for every board.
+    let one = Network::new(
+        h,
+        vec![0; INPUTS * h],
+        vec![0; h],
+        vec![0; 2 * h],
+        vec![QA * QB],
+    )
+    .unwrap();
+    assert_eq!(one.evaluate_position(&Position::new()), SCALE);
+    assert_eq!(
+        one.evaluate_position(&Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap()),
+        SCALE
+    );
 }
 
 #[test]
@@ -163,8 +237,11 @@ fn damaged_or_foreign_net_files_are_refused_with_the_reason() {
     let mut hidden = bytes.clone();
     hidden[12] = 17;
     assert_eq!(Network::from_bytes(&hidden), Err(NetError::Hidden(17)));
+    let mut buckets = bytes.clone();
+    buckets[16] = 0;
+    assert_eq!(Network::from_bytes(&buckets), Err(NetError::Buckets(0)));
     let mut qa = bytes;
-    qa[16] = 1;
+    qa[20] = 1;
     assert!(matches!(
         Network::from_bytes(&qa),
         Err(NetError::Quantisation { .. })
@@ -216,7 +293,14 @@ fn the_largest_saturated_net_does_not_overflow_its_output() {
     // weight at +127: the largest positive sum a net file can produce.
     let h = caissa_engine::nnue::MAX_HIDDEN;
     let qa = caissa_engine::nnue::QA as i16;
-    let net = Network::new(h, vec![0; INPUTS * h], vec![qa; h], vec![127; 2 * h], 0).unwrap();
+    let net = Network::new(
+        h,
+        vec![0; INPUTS * h],
+        vec![qa; h],
+        vec![127; 2 * h],
+        vec![0],
+    )
+    .unwrap();
     let expected = 2 * h as i64 * i64::from(qa) * 127 * i64::from(caissa_engine::nnue::SCALE)
         / i64::from(caissa_engine::nnue::QA * caissa_engine::nnue::QB);
     assert_eq!(i64::from(net.evaluate_position(&Position::new())), expected);

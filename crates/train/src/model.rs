@@ -1,6 +1,7 @@
 //! The network in floating point, as the trainer fits it: `768 → H` per
-//! perspective (shared weights), a squared clipped ReLU, and one output whose
-//! value times [`SCALE`] is the evaluation in centipawns for the side to move.
+//! perspective (shared weights), a squared clipped ReLU, and one output from the
+//! output layer of the board's bucket (see [`nnue::output_bucket`]), whose value
+//! times [`SCALE`] is the evaluation in centipawns for the side to move.
 //! [`FloatNet::quantise`] turns it into the engine's integer [`Network`].
 
 use caissa_engine::nnue::{self, Network, INPUTS, QA, QB, SCALE};
@@ -17,23 +18,29 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 pub struct FloatNet {
     /// Hidden size H.
     pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
     /// First layer: `INPUTS` rows of H.
     pub w0: Vec<f32>,
     /// First layer biases (H).
     pub b0: Vec<f32>,
-    /// Output weights: the side to move's H, then the other side's H.
+    /// Output weights per bucket: the side to move's H, then the other side's H
+    /// (`B × 2H`).
     pub w1: Vec<f32>,
-    /// Output bias.
-    pub b1: f32,
+    /// Output bias per bucket.
+    pub b1: Vec<f32>,
 }
 
-/// A position's active inputs from both perspectives, and whose turn it is.
+/// A position's active inputs from both perspectives, and the number of men on
+/// its board (which picks the output bucket).
 #[derive(Clone, Debug)]
 pub struct Features {
     /// Inputs seen from the side to move.
     pub ours: Vec<u16>,
     /// Inputs seen from the other side.
     pub theirs: Vec<u16>,
+    /// Men on the board, kings included.
+    pub men: u32,
 }
 
 impl Features {
@@ -48,7 +55,11 @@ impl Features {
                 theirs.push(nnue::feature(them, piece, sq) as u16);
             }
         }
-        Features { ours, theirs }
+        Features {
+            ours,
+            theirs,
+            men: record.board.occupied().count(),
+        }
     }
 }
 
@@ -67,8 +78,8 @@ pub fn sigmoid(x: f32) -> f32 {
 
 impl FloatNet {
     /// Random starting weights: the first layer from N(0, 1/√32)-like draws, the
-    /// output layer uniform within ±1/√(2H), biases zero.
-    pub fn random(hidden: usize, rng: &mut Rng) -> FloatNet {
+    /// output layers uniform within ±1/√(2H), biases zero.
+    pub fn random(hidden: usize, buckets: usize, rng: &mut Rng) -> FloatNet {
         let mut normal = || {
             // Sum of four uniforms: close enough to a normal for a start.
             let s: f64 = (0..4).map(|_| rng.next_f64() - 0.5).sum();
@@ -78,16 +89,22 @@ impl FloatNet {
             .map(|_| normal() / 32f32.sqrt())
             .collect();
         let bound = 1.0 / ((2 * hidden) as f32).sqrt();
-        let w1 = (0..2 * hidden)
+        let w1 = (0..buckets * 2 * hidden)
             .map(|_| (rng.next_f64() as f32 * 2.0 - 1.0) * bound)
             .collect();
         FloatNet {
             hidden,
+            buckets,
             w0,
             b0: vec![0.0; hidden],
             w1,
-            b1: 0.0,
+            b1: vec![0.0; buckets],
         }
+    }
+
+    /// The output bucket of a position with `men` on the board.
+    pub fn bucket(&self, men: u32) -> usize {
+        nnue::output_bucket(men, self.buckets)
     }
 
     /// The accumulator (hidden layer before activation) for some inputs.
@@ -109,23 +126,20 @@ impl FloatNet {
         let mut theirs = vec![0.0; h];
         self.accumulate(&features.ours, &mut ours);
         self.accumulate(&features.theirs, &mut theirs);
-        self.output(&ours, &theirs)
+        self.output(&ours, &theirs, self.bucket(features.men))
     }
 
-    /// The output from both accumulators.
-    pub fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
+    /// The output of `bucket`'s layer from both accumulators.
+    pub fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
         let h = self.hidden;
-        let a: f32 = ours
-            .iter()
-            .zip(&self.w1[..h])
-            .map(|(&x, w)| screlu(x) * w)
-            .sum();
+        let w1 = &self.w1[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let a: f32 = ours.iter().zip(&w1[..h]).map(|(&x, w)| screlu(x) * w).sum();
         let b: f32 = theirs
             .iter()
-            .zip(&self.w1[h..])
+            .zip(&w1[h..])
             .map(|(&x, w)| screlu(x) * w)
             .sum();
-        a + b + self.b1
+        a + b + self.b1[bucket]
     }
 
     /// The evaluation in centipawns for the side to move.
@@ -142,7 +156,11 @@ impl FloatNet {
         let ft_weights = self.w0.iter().map(|&w| q(w, QA, -32767, 32767)).collect();
         let ft_bias = self.b0.iter().map(|&b| q(b, QA, -32767, 32767)).collect();
         let out_weights = self.w1.iter().map(|&w| q(w, QB, -127, 127)).collect();
-        let out_bias = (self.b1 * (QA * QB) as f32).round() as i32;
+        let out_bias = self
+            .b1
+            .iter()
+            .map(|b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
         Network::new(self.hidden, ft_weights, ft_bias, out_weights, out_bias)
     }
 }

@@ -23,6 +23,8 @@ use crate::record::Record;
 pub struct Options {
     /// Hidden layer size.
     pub hidden: usize,
+    /// Output buckets (by the number of men on the board).
+    pub buckets: usize,
     /// Passes over the training records.
     pub epochs: usize,
     /// Records per optimiser step.
@@ -45,6 +47,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             hidden: 256,
+            buckets: 8,
             epochs: 20,
             batch_size: 2048,
             lr: 1e-3,
@@ -147,17 +150,17 @@ pub struct Gradients {
     w0: Vec<f32>,
     b0: Vec<f32>,
     w1: Vec<f32>,
-    b1: f32,
+    b1: Vec<f32>,
     loss: f64,
 }
 
 impl Gradients {
-    fn new(hidden: usize) -> Gradients {
+    fn new(hidden: usize, buckets: usize) -> Gradients {
         Gradients {
             w0: vec![0.0; caissa_engine::nnue::INPUTS * hidden],
             b0: vec![0.0; hidden],
-            w1: vec![0.0; 2 * hidden],
-            b1: 0.0,
+            w1: vec![0.0; buckets * 2 * hidden],
+            b1: vec![0.0; buckets],
             loss: 0.0,
         }
     }
@@ -166,7 +169,7 @@ impl Gradients {
         self.w0.fill(0.0);
         self.b0.fill(0.0);
         self.w1.fill(0.0);
-        self.b1 = 0.0;
+        self.b1.fill(0.0);
         self.loss = 0.0;
     }
 
@@ -180,7 +183,9 @@ impl Gradients {
         for (a, b) in self.w1.iter_mut().zip(&other.w1) {
             *a += b;
         }
-        self.b1 += other.b1;
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
         self.loss += other.loss;
     }
 
@@ -190,7 +195,7 @@ impl Gradients {
         let mut v = self.w0.clone();
         v.extend_from_slice(&self.b0);
         v.extend_from_slice(&self.w1);
-        v.push(self.b1);
+        v.extend_from_slice(&self.b1);
         v
     }
 }
@@ -207,14 +212,16 @@ fn backprop_body(net: &FloatNet, records: &[Record], lambda: f32, grads: &mut Gr
         let features = Features::of(record);
         net.accumulate(&features.ours, &mut ours);
         net.accumulate(&features.theirs, &mut theirs);
-        let y = net.output(&ours, &theirs);
+        let bucket = net.bucket(features.men);
+        let y = net.output(&ours, &theirs, bucket);
         let p = sigmoid(y);
         let t = target(record, lambda);
         grads.loss += f64::from((p - t) * (p - t));
         let g = 2.0 * (p - t) * p * (1.0 - p);
-        grads.b1 += g;
-        let (w1_ours, w1_theirs) = net.w1.split_at(h);
-        let (g1_ours, g1_theirs) = grads.w1.split_at_mut(h);
+        grads.b1[bucket] += g;
+        let layer = bucket * 2 * h..(bucket + 1) * 2 * h;
+        let (w1_ours, w1_theirs) = net.w1[layer.clone()].split_at(h);
+        let (g1_ours, g1_theirs) = grads.w1[layer].split_at_mut(h);
         for i in 0..h {
             g1_ours[i] += g * screlu(ours[i]);
             g1_theirs[i] += g * screlu(theirs[i]);
@@ -272,7 +279,7 @@ fn backprop(net: &FloatNet, records: &[Record], lambda: f32, grads: &mut Gradien
 
 /// The gradients of the summed loss of `records` (one thread).
 pub fn gradients(net: &FloatNet, records: &[Record], lambda: f32) -> Gradients {
-    let mut g = Gradients::new(net.hidden);
+    let mut g = Gradients::new(net.hidden, net.buckets);
     backprop(net, records, lambda, &mut g);
     g
 }
@@ -320,7 +327,7 @@ impl Adam {
         update(&mut net.w0, &grads.w0);
         update(&mut net.b0, &grads.b0);
         update(&mut net.w1, &grads.w1);
-        update(std::slice::from_mut(&mut net.b1), &[grads.b1]);
+        update(&mut net.b1, &grads.b1);
     }
 }
 
@@ -332,12 +339,12 @@ pub fn train(
     on_epoch: &mut dyn FnMut(&EpochReport, &FloatNet),
 ) -> FloatNet {
     let mut rng = Rng::new(options.seed);
-    let mut net = FloatNet::random(options.hidden, &mut rng);
-    let params = net.w0.len() + net.b0.len() + net.w1.len() + 1;
+    let mut net = FloatNet::random(options.hidden, options.buckets, &mut rng);
+    let params = net.w0.len() + net.b0.len() + net.w1.len() + net.b1.len();
     let mut adam = Adam::new(params);
     let threads = options.threads.max(1);
     let mut grads: Vec<Gradients> = (0..threads)
-        .map(|_| Gradients::new(options.hidden))
+        .map(|_| Gradients::new(options.hidden, options.buckets))
         .collect();
     let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
     let mut batch: Vec<Record> = Vec::with_capacity(options.batch_size);

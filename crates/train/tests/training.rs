@@ -64,23 +64,28 @@ fn target_blends_result_and_score_from_the_side_to_move() {
 fn gradients_match_finite_differences() {
     let records = sample_records(24, 1);
     let mut rng = Rng::new(2);
-    let mut net = FloatNet::random(16, &mut rng);
+    let mut net = FloatNet::random(16, 8, &mut rng);
     // Biases away from zero so every activation region is exercised.
     for (i, b) in net.b0.iter_mut().enumerate() {
         *b = 0.1 + 0.05 * (i % 7) as f32;
     }
-    net.b1 = 0.05;
+    for (i, b) in net.b1.iter_mut().enumerate() {
+        *b = 0.05 - 0.01 * i as f32;
+    }
     let lambda = 0.4;
     let analytic = gradients(&net, &records, lambda).flat();
     let total = |n: &FloatNet| mean_loss(n, &records, lambda) * records.len() as f64;
     let h = net.hidden;
     let w0_len = net.w0.len();
-    // Rows of inputs present in the records, first-layer biases, output weights, bias.
-    let feature = usize::from(Features::of(&records[0]).ours[0]);
+    // Rows of inputs present in the records, first-layer biases, and the output
+    // weights and bias of the bucket of the first record.
+    let first = Features::of(&records[0]);
+    let feature = usize::from(first.ours[0]);
+    let bucket = net.bucket(first.men);
     let mut probes: Vec<usize> = (0..4).map(|k| feature * h + k).collect();
     probes.extend((0..4).map(|k| w0_len + k));
-    probes.extend((0..4).map(|k| w0_len + h + k * 3));
-    probes.push(analytic.len() - 1);
+    probes.extend((0..4).map(|k| w0_len + h + bucket * 2 * h + k * 3));
+    probes.push(analytic.len() - net.buckets + bucket);
     let eps = 1e-3f32;
     let mut compared = 0;
     for &p in &probes {
@@ -110,7 +115,7 @@ fn param_mut(net: &mut FloatNet, p: usize) -> &mut f32 {
     } else if p < w0 + b0 + w1 {
         &mut net.w1[p - w0 - b0]
     } else {
-        &mut net.b1
+        &mut net.b1[p - w0 - b0 - w1]
     }
 }
 
@@ -157,8 +162,13 @@ fn a_seed_and_thread_count_reproduce_the_net() {
     assert_ne!(a, c);
 }
 
+/// The tolerance comes from the output weights, kept to steps of 1/64 (QB): each
+/// is off by up to 1/128, and 2 × 32 activations up to 1 add those errors up.
+/// With 8 output buckets this sample's worst is 25.6 cp and its mean 5.1 cp
+/// (one bucket: 16.2 and 3.8); `caissa engine train` reports the same figures
+/// for the net it writes.
 #[test]
-fn quantised_net_evaluates_within_20_cp_plus_2_percent_and_5_cp_on_average_of_the_float_net() {
+fn quantised_net_evaluates_within_30_cp_plus_2_percent_and_6_cp_on_average_of_the_float_net() {
     let data = Dataset {
         train: sample_records(2000, 5),
         validation: Vec::new(),
@@ -177,7 +187,7 @@ fn quantised_net_evaluates_within_20_cp_plus_2_percent_and_5_cp_on_average_of_th
         let int_cp = reloaded.evaluate_position(&pos) as f32;
         let error = (float_cp - int_cp).abs();
         assert!(
-            error <= 20.0 + 0.02 * float_cp.abs(),
+            error <= 30.0 + 0.02 * float_cp.abs(),
             "{}: float {float_cp} cp, quantised {int_cp} cp",
             pos.fen()
         );
@@ -190,5 +200,5 @@ fn quantised_net_evaluates_within_20_cp_plus_2_percent_and_5_cp_on_average_of_th
         "the trained net says too little ({spread} cp)"
     );
     let mean = total / 300.0;
-    assert!(mean <= 5.0, "mean difference {mean} cp (worst {worst})");
+    assert!(mean <= 6.0, "mean difference {mean} cp (worst {worst})");
 }

@@ -34,6 +34,10 @@ pub struct TrainArgs {
     /// Hidden layer size (a multiple of 16, at most 512).
     #[arg(long, default_value_t = 256)]
     hidden: usize,
+    /// Output buckets, by the number of men on the board (1 for a single
+    /// output layer, as nets v1 to v5 had).
+    #[arg(long, default_value_t = 8)]
+    buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
@@ -131,7 +135,11 @@ fn datagen_run(args: DatagenArgs) -> anyhow::Result<()> {
         ..Options::default()
     };
     match &options.net {
-        Some(net) => eprintln!("self-play with a net of {} hidden units", net.hidden()),
+        Some(net) => eprintln!(
+            "self-play with a net of {} hidden units, {} output buckets",
+            net.hidden(),
+            net.buckets()
+        ),
         None => eprintln!("self-play with the hand-made evaluation"),
     }
     let progress = Progress::default();
@@ -205,6 +213,39 @@ fn data_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Says how far the quantised net's evaluations are from the float net's, on up
+/// to 20,000 of the positions kept aside.
+fn report_quantisation(
+    net: &caissa_train::model::FloatNet,
+    positions: &[caissa_train::record::Record],
+) {
+    use caissa_train::model::Features;
+    let Some(quantised) = net.quantise() else {
+        return;
+    };
+    let step = positions.len().div_ceil(20_000).max(1);
+    let mut errors: Vec<f32> = positions
+        .iter()
+        .step_by(step)
+        .filter_map(|r| {
+            let pos = r.position()?;
+            let float_cp = net.centipawns(&Features::of(r));
+            Some((float_cp - quantised.evaluate_position(&pos) as f32).abs())
+        })
+        .collect();
+    if errors.is_empty() {
+        return;
+    }
+    errors.sort_by(f32::total_cmp);
+    let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+    let p99 = errors[(errors.len() * 99 / 100).min(errors.len() - 1)];
+    eprintln!(
+        "quantised against float on {} positions kept aside: mean {mean:.2} cp, 99th percentile {p99:.1} cp, worst {:.1} cp",
+        errors.len(),
+        errors[errors.len() - 1]
+    );
+}
+
 fn train_run(args: TrainArgs) -> anyhow::Result<()> {
     use caissa_train::trainer::{self, Dataset, Options as TrainOptions};
     if args.hidden == 0
@@ -214,6 +255,12 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
         bail!(
             "--hidden must be a multiple of 16 from 16 to {}",
             caissa_engine::nnue::MAX_HIDDEN
+        );
+    }
+    if !(1..=caissa_engine::nnue::MAX_BUCKETS).contains(&args.buckets) {
+        bail!(
+            "--buckets must be from 1 to {}",
+            caissa_engine::nnue::MAX_BUCKETS
         );
     }
     if !(0.0..=1.0).contains(&args.lambda) {
@@ -237,16 +284,18 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
     }
     let data = Dataset::split(records, !args.no_mirror);
     eprintln!(
-        "training on {} positions, {} kept aside; hidden {}, {} epochs, lambda {}, seed {}",
+        "training on {} positions, {} kept aside; hidden {}, {} output buckets, {} epochs, lambda {}, seed {}",
         data.train.len(),
         data.validation.len(),
         args.hidden,
+        args.buckets,
         args.epochs,
         args.lambda,
         args.seed
     );
     let options = TrainOptions {
         hidden: args.hidden,
+        buckets: args.buckets,
         epochs: args.epochs,
         batch_size: args.batch_size,
         lr: args.lr,
@@ -269,6 +318,7 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
         None => None,
     };
     let mut best = f64::INFINITY;
+    let mut best_net = None;
     let mut failure: Option<anyhow::Error> = None;
     trainer::train(&data, &options, &mut |report, net| {
         eprintln!(
@@ -298,6 +348,7 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
         };
         if score < best && failure.is_none() {
             best = score;
+            best_net = Some(net.clone());
             match net.quantise() {
                 Some(q) => {
                     if let Err(e) = std::fs::write(&args.out, q.to_bytes()) {
@@ -313,6 +364,9 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
     });
     if let Some(e) = failure {
         return Err(e);
+    }
+    if let (Some(net), false) = (&best_net, data.validation.is_empty()) {
+        report_quantisation(net, &data.validation);
     }
     if best.is_finite() && best >= 0.0 {
         eprintln!("wrote {} (validation loss {best:.6})", args.out.display());

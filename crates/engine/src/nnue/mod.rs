@@ -1,5 +1,7 @@
 //! The neural evaluation (NNUE): `768 → H` per perspective, a squared clipped ReLU,
-//! then one output.
+//! then one output from one of a few output layers chosen by the number of pieces
+//! on the board (a bucket: an ending is weighed differently from a middlegame at
+//! the cost of a few weights, no slower to evaluate).
 //!
 //! * Inputs: one per (colour relative to the perspective, role, square), the
 //!   square flipped for Black's perspective, so one set of weights serves both.
@@ -33,6 +35,16 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
+/// Most output buckets a net file may have (one per number of pieces at most).
+pub const MAX_BUCKETS: usize = 32;
+
+/// The output bucket of a board with `pieces` men on it (kings included) for a
+/// net of `buckets` buckets: the men from 2 to 32 shared out evenly.
+#[inline(always)]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let per = 32usize.div_ceil(buckets);
+    (pieces.saturating_sub(2) as usize / per).min(buckets - 1)
+}
 
 /// The input index of `piece` on `sq` seen from `perspective`.
 #[inline(always)]
@@ -49,43 +61,51 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    /// Output buckets (1 for a net without).
+    buckets: usize,
     /// First layer, one row of `hidden` per input (`INPUTS × hidden`).
     ft_weights: Vec<i16>,
     /// First layer biases.
     ft_bias: Vec<i16>,
-    /// Output weights: the side to move's `hidden`, then the other side's.
+    /// Output weights per bucket: the side to move's `hidden`, then the other
+    /// side's (`buckets × 2 × hidden`).
     out_weights: Vec<i16>,
-    /// Output bias, scaled by `QA · QB`.
-    out_bias: i32,
+    /// Output bias per bucket, scaled by `QA · QB`.
+    out_bias: Vec<i32>,
 }
 
 static EMBEDDED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
 
 impl Network {
-    /// A network from its quantised parts; `None` when the sizes disagree, the
-    /// hidden layer is empty, not a multiple of 16 or larger than [`MAX_HIDDEN`],
-    /// or an output weight is beyond ±127 (the products of the output layer must
-    /// fit in 16 bits).
+    /// A network from its quantised parts, `out_bias` holding one bias per
+    /// output bucket; `None` when the sizes disagree, the hidden layer is empty,
+    /// not a multiple of 16 or larger than [`MAX_HIDDEN`], the buckets are none or
+    /// more than [`MAX_BUCKETS`], or an output weight is beyond ±127 (the products
+    /// of the output layer must fit in 16 bits).
     pub fn new(
         hidden: usize,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Option<Network> {
+        let buckets = out_bias.len();
         let sizes_agree = ft_weights.len() == INPUTS * hidden
             && ft_bias.len() == hidden
-            && out_weights.len() == 2 * hidden
+            && out_weights.len() == buckets * 2 * hidden
             && out_weights.iter().all(|w| (-127..=127).contains(w));
-        (hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(16) && sizes_agree).then_some(
-            Network {
-                hidden,
-                ft_weights,
-                ft_bias,
-                out_weights,
-                out_bias,
-            },
-        )
+        let shape_ok = hidden > 0
+            && hidden <= MAX_HIDDEN
+            && hidden.is_multiple_of(16)
+            && (1..=MAX_BUCKETS).contains(&buckets);
+        (shape_ok && sizes_agree).then_some(Network {
+            hidden,
+            buckets,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
     }
 
     /// The network built into the engine (read once, then shared).
@@ -98,6 +118,11 @@ impl Network {
     /// Size of the hidden layer.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     fn row(&self, feature: usize) -> &[i16] {
@@ -174,17 +199,19 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns for the side to move, `turn`, from an
-    /// accumulator.
-    pub fn evaluate(&self, acc: &[i16], turn: Color) -> i32 {
+    /// The evaluation in centipawns for the side to move, `turn`, from the
+    /// accumulator of `board`.
+    pub fn evaluate(&self, acc: &[i16], board: &Board, turn: Color) -> i32 {
         let h = self.hidden;
         let (ours, theirs) = match turn {
             Color::White => (&acc[..h], &acc[h..2 * h]),
             Color::Black => (&acc[h..2 * h], &acc[..h]),
         };
-        let sum = kernels::screlu_dot(ours, &self.out_weights[..h])
-            + kernels::screlu_dot(theirs, &self.out_weights[h..]);
-        let output = sum / i64::from(QA) + i64::from(self.out_bias);
+        let bucket = output_bucket(board.occupied().count(), self.buckets);
+        let weights = &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let sum =
+            kernels::screlu_dot(ours, &weights[..h]) + kernels::screlu_dot(theirs, &weights[h..]);
+        let output = sum / i64::from(QA) + i64::from(self.out_bias[bucket]);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -193,7 +220,7 @@ impl Network {
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
         let mut acc = vec![0; 2 * self.hidden];
         self.refresh(pos.board(), &mut acc);
-        self.evaluate(&acc, pos.turn())
+        self.evaluate(&acc, pos.board(), pos.turn())
     }
 }
 
@@ -257,6 +284,10 @@ impl AccumulatorStack {
             );
             self.ready[p] = true;
         }
-        net.evaluate(&self.values[ply * width..(ply + 1) * width], turn)
+        net.evaluate(
+            &self.values[ply * width..(ply + 1) * width],
+            &self.boards[ply],
+            turn,
+        )
     }
 }
