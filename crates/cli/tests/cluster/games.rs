@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::support::{
     accounts, follow, follow_closable, free_port, start_with, until, Api, ServerProcess,
 };
-use crate::{accept, challenge_boris, node, play, start_game, LEASE_SECS, MOVES};
+use crate::{accept, challenge_boris, cluster_db, node, play, start_game, LEASE_SECS, MOVES};
 
 fn moves_of(state: &Value) -> Vec<String> {
     state["moves"]
@@ -22,12 +22,9 @@ fn moves_of(state: &Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_played_across_nodes_and_survives_its_owner_being_killed() {
-    let Some(db) = scratch::postgres_url("cluster_game").await.unwrap() else {
+    let Some((db, tokens)) = cluster_db("cluster_game", &["Anna", "Boris", "Vera"]).await else {
         return;
     };
-    // The schema, then the accounts, before any node serves.
-    drop(caissa_store::Store::open(&db).await.unwrap());
-    let tokens = accounts(&db, &["Anna".into(), "Boris".into(), "Vera".into()]).await;
     let (anna, boris, vera) = (&tokens["Anna"], &tokens["Boris"], &tokens["Vera"]);
     let (owner, a) = node(&db);
     let (_b_server, b) = node(&db);

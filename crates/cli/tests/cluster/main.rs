@@ -14,6 +14,7 @@ mod games;
 mod services;
 mod tournament;
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -27,6 +28,17 @@ pub const MOVES: [&str; 24] = [
     "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5",
     "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6a5", "b3c2", "c7c5", "d2d4", "d8c7", "b1d2", "c5d4",
 ];
+
+/// A scratch PostgreSQL database named after `test`, with the schema and
+/// `users`' accounts made before any node serves, and their tokens; `None`
+/// without a PostgreSQL server to test on.
+pub async fn cluster_db(test: &str, users: &[&str]) -> Option<(String, HashMap<String, String>)> {
+    let db = caissa_store::scratch::postgres_url(test).await.unwrap()?;
+    drop(caissa_store::Store::open(&db).await.unwrap());
+    let names: Vec<String> = users.iter().map(|u| u.to_string()).collect();
+    let tokens = support::accounts(&db, &names).await;
+    Some((db, tokens))
+}
 
 /// A node of the cluster on `db`, holding the tests' lease, and a client for it.
 pub fn node(db: &str) -> (ServerProcess, Api) {

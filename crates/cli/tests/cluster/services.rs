@@ -3,20 +3,17 @@
 
 use std::time::{Duration, Instant};
 
-use caissa_store::scratch;
 use futures_util::StreamExt;
 use serde_json::Value;
 
-use crate::support::{accounts, follow, follow_closable, until, Api};
-use crate::{node, play, start_game};
+use crate::support::{follow, follow_closable, until, Api};
+use crate::{cluster_db, node, play, start_game};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_is_one_for_every_node_and_moves_on_when_its_node_is_lost() {
-    let Some(db) = scratch::postgres_url("cluster_lobby").await.unwrap() else {
+    let Some((db, tokens)) = cluster_db("cluster_lobby", &["Anna", "Boris", "Vera"]).await else {
         return;
     };
-    drop(caissa_store::Store::open(&db).await.unwrap());
-    let tokens = accounts(&db, &["Anna".into(), "Boris".into(), "Vera".into()]).await;
     let (anna, boris, vera) = (&tokens["Anna"], &tokens["Boris"], &tokens["Vera"]);
     // The first node started is the oldest: it keeps the lobby.
     let (hub, a) = node(&db);
@@ -106,11 +103,9 @@ async fn the_lobby_is_one_for_every_node_and_moves_on_when_its_node_is_lost() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_rate_limit_is_one_budget_whatever_node_they_use() {
-    let Some(db) = scratch::postgres_url("cluster_limits").await.unwrap() else {
+    let Some((db, tokens)) = cluster_db("cluster_limits", &["Anna", "Boris"]).await else {
         return;
     };
-    drop(caissa_store::Store::open(&db).await.unwrap());
-    let tokens = accounts(&db, &["Anna".into(), "Boris".into()]).await;
     let (anna, boris) = (&tokens["Anna"], &tokens["Boris"]);
     let (_a_server, a) = node(&db);
     let (_b_server, b) = node(&db);
@@ -179,11 +174,9 @@ async fn a_players_rate_limit_is_one_budget_whatever_node_they_use() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tv_shows_the_best_game_whichever_node_plays_it() {
-    let Some(db) = scratch::postgres_url("cluster_tv").await.unwrap() else {
+    let Some((db, tokens)) = cluster_db("cluster_tv", &["Anna", "Boris"]).await else {
         return;
     };
-    drop(caissa_store::Store::open(&db).await.unwrap());
-    let tokens = accounts(&db, &["Anna".into(), "Boris".into()]).await;
     let (anna, boris) = (&tokens["Anna"], &tokens["Boris"]);
     // Node A is the hub (it keeps TV); the game is started on, and owned by,
     // node B, and nobody on A has looked at it.
@@ -233,11 +226,9 @@ async fn tv_shows_the_best_game_whichever_node_plays_it() {
 /// e2e4, Black e7e5, White resigns), asking the first node that answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_online_on_one_node_is_online_on_every_node() {
-    let Some(db) = scratch::postgres_url("cluster_bots").await.unwrap() else {
+    let Some((db, tokens)) = cluster_db("cluster_bots", &["Robo", "Anna"]).await else {
         return;
     };
-    drop(caissa_store::Store::open(&db).await.unwrap());
-    let tokens = accounts(&db, &["Robo".into(), "Anna".into()]).await;
     let (_a_server, a) = node(&db);
     let (_b_server, b) = node(&db);
     let (status, body) = a

@@ -5,11 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use caissa_store::scratch;
 use serde_json::Value;
 
-use crate::node;
-use crate::support::{accounts, Api};
+use crate::support::Api;
+use crate::{cluster_db, node};
 
 async fn tournament_player(nodes: Vec<Arc<Api>>, token: String, stop: Arc<AtomicBool>) {
     while !stop.load(Ordering::Relaxed) {
@@ -68,14 +67,10 @@ async fn tournament_until(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_round_robin_is_played_across_nodes_and_outlives_its_hub() {
-    let Some(db) = scratch::postgres_url("cluster_tournament").await.unwrap() else {
+    let players = ["P1", "P2", "P3", "P4", "Organiser"];
+    let Some((db, tokens)) = cluster_db("cluster_tournament", &players).await else {
         return;
     };
-    drop(caissa_store::Store::open(&db).await.unwrap());
-    let names: Vec<String> = ["P1", "P2", "P3", "P4", "Organiser"]
-        .map(String::from)
-        .into();
-    let tokens = accounts(&db, &names).await;
     // A starts first: it is the hub, where tournaments are directed.
     let (hub_server, a) = node(&db);
     tokio::time::sleep(Duration::from_millis(500)).await;
