@@ -1,7 +1,8 @@
 //! The search: iterative deepening over a principal-variation search with aspiration
 //! windows, a transposition table, null-move pruning, late move reductions, check
-//! extensions, reverse futility / futility / late-move pruning near the leaves, and a
-//! quiescence search over captures that skips those losing material by SEE.
+//! extensions, reverse futility / futility / late-move pruning near the leaves, SEE
+//! pruning of captures and quiet moves that lose material, and a quiescence search
+//! over captures that skips those losing material by SEE.
 //!
 //! Move ordering: the transposition-table move, then winning and equal captures (most
 //! valuable victim, least valuable attacker, then their capture history) and queen

@@ -179,6 +179,11 @@ impl Searcher<'_> {
                 if capture && depth <= 4 && see_value < -100 * depth {
                     continue;
                 }
+                // A quiet move that hangs material loses it unless the search
+                // below finds something, which near the leaves it rarely does.
+                if quiet && depth <= 8 && see(pos, m) < -60 * depth {
+                    continue;
+                }
             }
             let moved = PieceTo::of(pos, m);
             let mut child = *pos;
