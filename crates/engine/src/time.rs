@@ -1,7 +1,9 @@
 //! Time management: how long one move may think.
 //!
 //! Two limits come out of the clock: an *optimum* (the search does not start another
-//! iteration once 60% of it has passed) and a *hard* limit at which the running search
+//! iteration once a share of it has passed: 60% at first, then from about 30% to
+//! 195% as the best move has held or kept changing, and as it took most or little
+//! of the root's nodes) and a *hard* limit at which the running search
 //! is abandoned, checked every 1024 nodes. With a clock, after subtracting the move
 //! overhead (network and GUI lag):
 //!
@@ -64,6 +66,29 @@ pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> TimeBudget {
         };
     }
     out
+}
+
+/// The share of the optimum time after which no new iteration starts, when
+/// nothing is known of how sure the search is.
+pub const BASE_SOFT_SHARE: f64 = 0.6;
+
+/// How much the time to think shrinks as the best move stays the same from
+/// one iteration to the next (index: iterations it has stayed).
+const STABILITY_SCALE: [f64; 5] = [1.6, 1.25, 1.0, 0.85, 0.75];
+
+/// The most iterations of a stable best move that still change the budget.
+pub const MAX_STABLE_ITERATIONS: usize = STABILITY_SCALE.len() - 1;
+
+/// The share of the optimum time after which no new iteration starts, given
+/// how many iterations the best move has stayed best and the share of the
+/// root's nodes spent below it: more time when the search is unsure (the best
+/// move keeps changing, or others took most of the effort), less when it is
+/// stable and took nearly all of it. Never past the hard limit, which the
+/// search checks on its own.
+pub fn soft_stop_share(stable_iterations: usize, best_move_node_share: f64) -> f64 {
+    let stability = STABILITY_SCALE[stable_iterations.min(MAX_STABLE_ITERATIONS)];
+    let effort = (1.5 - best_move_node_share.clamp(0.0, 1.0)) * 1.35;
+    BASE_SOFT_SHARE * stability * effort
 }
 
 fn min_opt(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
@@ -132,6 +157,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_unsure_search_thinks_longer_than_a_settled_one() {
+        let settled = soft_stop_share(MAX_STABLE_ITERATIONS, 0.95);
+        let unsure = soft_stop_share(0, 0.3);
+        assert!(settled < BASE_SOFT_SHARE, "{settled}");
+        assert!(unsure > 2.0 * BASE_SOFT_SHARE, "{unsure}");
+        for stable in 0..MAX_STABLE_ITERATIONS {
+            assert!(soft_stop_share(stable, 0.5) > soft_stop_share(stable + 1, 0.5));
+        }
+        for share in [0.0, 0.25, 0.5, 0.75] {
+            assert!(soft_stop_share(2, share) > soft_stop_share(2, share + 0.25));
+        }
+        // Out-of-range inputs are held to the table and to a share of 0..=1.
+        assert_eq!(
+            soft_stop_share(99, 2.0),
+            soft_stop_share(MAX_STABLE_ITERATIONS, 1.0)
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use caissa_rules::{Position, Role};
 use crate::eval::{PARAM_COUNT, S};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::see::{captured_value, is_capture, VALUES};
-use crate::time::budget;
+use crate::time::{budget, soft_stop_share, MAX_STABLE_ITERATIONS};
 use crate::tt::TranspositionTable;
 use crate::{Info, Limits, Line, Score, SearchResult};
 
@@ -180,6 +180,7 @@ impl Engine {
                 prev_score: -INF,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         if root_moves.is_empty() {
@@ -306,6 +307,8 @@ fn iterate(
     let stop = s.stop;
     let mut completed = 0;
     let mut result_lines: Vec<Line> = Vec::new();
+    let mut previous_best = None;
+    let mut stable = 0;
     for depth in 1..=max_depth {
         s.can_abort = depth > 1;
         if s.can_abort && stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -372,8 +375,15 @@ fn iterate(
         if s.check_pondering() {
             continue;
         }
+        let best_move = s.root_moves[0].mv;
+        stable = if previous_best == Some(best_move) {
+            (stable + 1).min(MAX_STABLE_ITERATIONS)
+        } else {
+            0
+        };
+        previous_best = Some(best_move);
         if let Some(opt) = budget.optimum {
-            if s.start.elapsed() >= opt.mul_f64(0.6) {
+            if s.start.elapsed() >= opt.mul_f64(soft_fraction(s, depth, stable)) {
                 break;
             }
         }
@@ -428,6 +438,18 @@ fn nnue<'a>(
         *accumulators = Some(AccumulatorStack::new(net, MAX_PLY + 2));
     }
     Some((net, accumulators.as_mut()?))
+}
+
+/// The share of the optimum time after which no new iteration starts. The
+/// first iterations say little about how sure the search is, so they keep
+/// the base share.
+fn soft_fraction(s: &Searcher<'_>, depth: i32, stable: usize) -> f64 {
+    if depth < 6 {
+        return crate::time::BASE_SOFT_SHARE;
+    }
+    let total: u64 = s.root_moves.iter().map(|rm| rm.nodes).sum();
+    let best_share = s.root_moves[0].nodes as f64 / total.max(1) as f64;
+    soft_stop_share(stable, best_share)
 }
 
 fn nps(nodes: u64, elapsed: Duration) -> u64 {

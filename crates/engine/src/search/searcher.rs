@@ -23,6 +23,8 @@ pub(super) struct RootMove {
     pub(super) prev_score: i32,
     pub(super) pv: Vec<Move>,
     pub(super) seldepth: usize,
+    /// Nodes this thread has spent below the move, over all iterations.
+    pub(super) nodes: u64,
 }
 
 pub(super) struct Searcher<'a> {
@@ -295,6 +297,7 @@ impl<'a> Searcher<'a> {
             self.floor[1] = 0;
             self.seldepth = 0;
             let searched = i - self.pv_idx;
+            let nodes_before = self.nodes;
             let score = if searched == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, true)
             } else {
@@ -313,6 +316,7 @@ impl<'a> Searcher<'a> {
                 score
             };
             self.hashes.pop();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
