@@ -22,7 +22,7 @@ use caissa_rules::{Position, Role};
 use crate::eval::{PARAM_COUNT, S};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::see::{captured_value, is_capture, VALUES};
-use crate::time::{budget, soft_stop_share, MAX_STABLE_ITERATIONS};
+use crate::time::{budget, soft_stop_share, BASE_SOFT_SHARE, MAX_STABLE_ITERATIONS};
 use crate::tt::TranspositionTable;
 use crate::{Info, Limits, Line, Score, SearchResult};
 
@@ -445,7 +445,7 @@ fn nnue<'a>(
 /// the base share.
 fn soft_fraction(s: &Searcher<'_>, depth: i32, stable: usize) -> f64 {
     if depth < 6 {
-        return crate::time::BASE_SOFT_SHARE;
+        return BASE_SOFT_SHARE;
     }
     let total: u64 = s.root_moves.iter().map(|rm| rm.nodes).sum();
     let best_share = s.root_moves[0].nodes as f64 / total.max(1) as f64;
