@@ -85,6 +85,66 @@ impl MoveSink for CountSink {
     }
 }
 
+/// Looks for one move among those generated (legality of a single move
+/// without listing the others).
+struct FindSink {
+    wanted: Move,
+    found: bool,
+}
+
+impl MoveSink for FindSink {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        self.found |= self.wanted == Move::normal(from, self.wanted.to())
+            && targets.contains(self.wanted.to());
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        let to = self.wanted.to();
+        self.found |= self.wanted == Move::normal(self.wanted.from(), to)
+            && targets.contains(to)
+            && to.index() as i32 - delta == self.wanted.from().index() as i32;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        let to = self.wanted.to();
+        self.found |= self.wanted.is_promotion()
+            && targets.contains(to)
+            && to.index() as i32 - delta == self.wanted.from().index() as i32;
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+}
+
+/// Keeps the captures and promotions of the moves given (the generator is
+/// asked only for moves to enemy men, the last rank and the en-passant square,
+/// so a piece's move to an empty square on the last rank is all there is to drop).
+struct NoisySink<'a> {
+    list: ListSink<'a, MoveList>,
+    theirs: Bitboard,
+}
+
+impl MoveSink for NoisySink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        self.list.piece(from, targets & self.theirs);
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        self.list.pawns(targets & self.theirs, delta);
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        self.list.promotions(targets, delta);
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.list.special(m);
+    }
+}
+
 /// Check and pin information, computed once per generation, and which moves are wanted.
 struct Pins {
     checkers: Bitboard,
@@ -143,6 +203,46 @@ impl Position {
     /// Stalemate: not in check and no legal move (Laws 5.2.1).
     pub fn is_stalemate(&self) -> bool {
         !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Every legal capture (en passant included) and promotion: the moves that
+    /// change the material, which a quiescence search looks at.
+    pub fn legal_captures_and_promotions(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let theirs = self.board.by_color(!self.turn);
+        let ep = self
+            .ep_square
+            .map_or(Bitboard::EMPTY, Bitboard::from_square);
+        let only_to = theirs | Bitboard::relative_rank(self.turn, 7) | ep;
+        let mut sink = NoisySink {
+            list: ListSink(&mut list),
+            theirs,
+        };
+        self.generate_scoped(&mut sink, ALL_ROLES, only_to);
+        list
+    }
+
+    /// Whether `m` is a legal move here. Only the moving piece's moves to the
+    /// destination are generated (all of them for castling), so a search can
+    /// check a remembered move cheaply.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let Some(piece) = self.board.piece_at(m.from()) else {
+            return false;
+        };
+        if piece.color != self.turn {
+            return false;
+        }
+        let mut sink = FindSink {
+            wanted: m,
+            found: false,
+        };
+        if m.is_castle() {
+            self.generate(&mut sink);
+        } else {
+            let to = Bitboard::from_square(m.to());
+            self.generate_scoped(&mut sink, 1 << piece.role as u8, to);
+        }
+        sink.found
     }
 
     /// The legal moves of pieces of `role` to squares in `to`, without castling

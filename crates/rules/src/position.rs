@@ -489,11 +489,6 @@ impl Position {
         }
     }
 
-    /// Whether `m` is a legal move in this position.
-    pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
-    }
-
     /// Plays a move that must be legal (for example one from [`Position::legal_moves`]).
     /// An illegal move leaves the position in an unspecified but memory-safe state.
     #[inline]

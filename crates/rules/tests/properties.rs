@@ -391,6 +391,54 @@ proptest! {
     }
 
     #[test]
+    fn is_legal_agrees_with_the_legal_move_list_for_any_move_code(
+        start in start_strategy(),
+        choices in choices_strategy(),
+        codes in prop::collection::vec(any::<u16>(), 64..128),
+    ) {
+        for pos in line(start, &choices) {
+            let all = pos.legal_moves();
+            // Random codes, and each legal move's origin and destination with
+            // every kind of move (a promotion that is a plain push, castling
+            // that is a king step...), where a wrong answer is most likely.
+            let mut candidates: Vec<Move> = codes.iter().filter_map(|&c| Move::from_bits(c)).collect();
+            for m in all.iter() {
+                let (from, to) = (m.from(), m.to());
+                candidates.extend([
+                    Move::normal(from, to),
+                    Move::en_passant(from, to),
+                    Move::castle(from, to),
+                    Move::normal(to, from),
+                ]);
+                candidates.extend(Role::PROMOTIONS.map(|r| Move::promotion(from, to, r)));
+            }
+            for m in candidates {
+                prop_assert_eq!(pos.is_legal(m), all.contains(&m), "{:?} in {}", m, pos.fen());
+            }
+        }
+    }
+
+    #[test]
+    fn legal_captures_and_promotions_are_the_legal_moves_that_take_or_promote(
+        start in start_strategy(),
+        choices in choices_strategy(),
+    ) {
+        for pos in line(start, &choices) {
+            let theirs = pos.board().by_color(!pos.turn());
+            let expected: BTreeSet<String> = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| theirs.contains(m.to()) || m.is_en_passant() || m.is_promotion())
+                .map(|m| format!("{m:?}"))
+                .collect();
+            let noisy = pos.legal_captures_and_promotions();
+            let got: BTreeSet<String> = noisy.iter().map(|m| format!("{m:?}")).collect();
+            prop_assert_eq!(got.len(), noisy.len(), "a move listed twice");
+            prop_assert_eq!(got, expected, "{}", pos.fen());
+        }
+    }
+
+    #[test]
     fn incremental_zobrist_hash_equals_hash_recomputed_from_fen(
         start in start_strategy(),
         choices in choices_strategy(),
