@@ -188,6 +188,7 @@ impl Searcher<'_> {
             let moved = PieceTo::of(pos, m);
             let mut child = *pos;
             child.play_unchecked(m);
+            self.tt.prefetch(child.zobrist_hash());
             let gives_check = child.is_check();
             if !pv_node
                 && !in_check
@@ -390,8 +391,14 @@ impl Searcher<'_> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        // Out of check only captures and promotions are searched: generate just
+        // those, and look for a quiet move only to tell stalemate when there are none.
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.legal_captures_and_promotions()
+        };
+        if moves.is_empty() && (in_check || !pos.has_legal_moves()) {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let before = self.moves_before(ply);
@@ -420,6 +427,7 @@ impl Searcher<'_> {
             self.played[ply] = Some(PieceTo::of(pos, m));
             let mut child = *pos;
             child.play_unchecked(m);
+            self.tt.prefetch(child.zobrist_hash());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
