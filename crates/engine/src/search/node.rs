@@ -142,17 +142,22 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
         let us = pos.turn().index();
         let before = self.moves_before(ply);
+        // The hash move goes first and often refutes on its own: then the other
+        // moves are never generated or scored.
         let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
-        let n = moves.len();
-        for (i, &m) in moves.iter().enumerate() {
-            let (order, see_value) = self.order_score(pos, m, tt_move, ply, before);
-            scored[i] = (m, order, see_value);
+        let mut n = 0;
+        let mut generated = false;
+        if tt_move != Move::default() && pos.is_legal(tt_move) {
+            scored[0] = (tt_move, 1 << 30, 0);
+            n = 1;
+        } else {
+            n = self.score_moves(pos, tt_move, ply, before, &mut scored, n);
+            generated = true;
+            if n == 0 {
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
         }
 
         let mut best = -INF;
@@ -163,8 +168,20 @@ impl Searcher<'_> {
         let mut capture_count = 0;
         let mut searched = 0usize;
         let original_alpha = alpha;
-        for i in 0..n {
+        let mut i = 0;
+        loop {
+            if i == n {
+                if generated {
+                    break;
+                }
+                n = self.score_moves(pos, tt_move, ply, before, &mut scored, n);
+                generated = true;
+                if i == n {
+                    break;
+                }
+            }
             let (m, see_value) = pick_next(&mut scored[..n], i);
+            i += 1;
             let capture = is_capture(pos, m);
             let quiet = !capture && !m.is_promotion();
             let is_killer = self.killers[ply][0] == m || self.killers[ply][1] == m;
@@ -283,6 +300,27 @@ impl Searcher<'_> {
         self.tt
             .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
+    }
+
+    /// Appends the legal moves but `skip` to `scored[n..]` with their ordering
+    /// keys and SEE values; returns the new length.
+    fn score_moves(
+        &self,
+        pos: &Position,
+        skip: Move,
+        ply: usize,
+        before: [Option<PieceTo>; 2],
+        scored: &mut [(Move, i32, i32); 256],
+        mut n: usize,
+    ) -> usize {
+        for &m in pos.legal_moves().iter() {
+            if m != skip {
+                let (order, see_value) = self.order_score(pos, m, skip, ply, before);
+                scored[n] = (m, order, see_value);
+                n += 1;
+            }
+        }
+        n
     }
 
     fn reward_quiet(
