@@ -71,7 +71,10 @@ pub struct Level {
 /// Re-checked after the search changed (quiet-move SEE pruning, time by best-move
 /// stability; hand-made-evaluation bench 2952293): level 8 scored 30-23-47 over 100
 /// games against `UCI_Elo` 2200, 2140 ± 61, within the margin of the 2146 above.
-/// Levels 1–7 were not re-played.
+/// Levels 1–7 were not re-played. Since then the hash move is searched before
+/// the other moves are generated and ordered (hand-made-evaluation bench
+/// 2976751): the trees differ a little, level 8 searches about 12 % more nodes
+/// in its time, and no level has been re-played since.
 ///
 /// Every level also stops after `movetime_ms` (1 s) when played through
 /// [`level_move`], and searches on one thread with the hand-made evaluation, as
