@@ -158,7 +158,7 @@ export function clockLabel(clock) {
  * The computer's levels 1–8 as measured against Stockfish's UCI_Elo scale (the
  * table and the matches are in crates/engine/src/levels.rs), to the nearest 50.
  */
-export const LEVEL_ELO = [200, 600, 950, 1250, 1650, 1750, 2100, 2150];
+export const LEVEL_ELO = [150, 500, 850, 1300, 1650, 1800, 2100, 2150];
 
 /** "Level 5 · about 1650": the computer's level and strength, for the board. */
 export function aiLevelText(level) {

@@ -45,50 +45,46 @@ pub struct Level {
 ///
 /// | level | depth | nodes | MultiPV | temperature | random move | Elo   | ± 95% |
 /// |------:|------:|------:|--------:|------------:|------------:|------:|------:|
-/// | 1     |     1 |    1k |       8 |      250 cp |         20% |   184 |   220 |
-/// | 2     |     2 |    4k |       8 |      150 cp |         10% |   586 |   176 |
-/// | 3     |     3 |   15k |       6 |      100 cp |          5% |   950 |   128 |
-/// | 4     |     4 |   40k |       5 |       60 cp |          2% |  1272 |    70 |
-/// | 5     |     6 |  120k |       4 |       35 cp |           0 |  1638 |    68 |
-/// | 6     |     8 |  400k |       3 |       20 cp |           0 |  1772 |    69 |
-/// | 7     |     — |  200k |       1 |           0 |           0 |  2111 |    69 |
+/// | 1     |     1 |    1k |       8 |      250 cp |         20% |   140 |   230 |
+/// | 2     |     2 |    4k |       8 |      150 cp |         10% |   504 |   198 |
+/// | 3     |     3 |   15k |       6 |      100 cp |          5% |   867 |   156 |
+/// | 4     |     4 |   40k |       5 |       60 cp |          2% |  1280 |    70 |
+/// | 5     |     6 |  120k |       4 |       35 cp |           0 |  1635 |    66 |
+/// | 6     |     8 |  400k |       3 |       20 cp |           0 |  1805 |    69 |
+/// | 7     |     — |  200k |       1 |           0 |           0 |  2104 |    66 |
 /// | 8     |     — |     — |       1 |           0 |           0 |  2146 |    45 |
 ///
 /// Elo is on the scale of Stockfish 15.1's `UCI_Elo`, at 10 s + 0.1 s a game, from
 /// `caissa match` over the shipped balanced openings (each with both colours), two
-/// games at once, measured by `scripts/level-matches.sh` with the search of bench
-/// 3236479 (the levels search with the hand-made evaluation); results as
-/// wins-draws-losses. Levels 4–8 played Stockfish itself, 100
-/// games each and 200 for level 8 (level 4: 38-2-60 against `UCI_Elo` 1350; 5: 54-3-43
-/// against 1600; 6: 36-6-58 against 1850; 7: 61-9-30 against 2000; 8: 68-33-99 against
-/// 2200). Levels 1–3 are below Stockfish's floor (1350), so each played the level
-/// above it (3 vs 4: 13-1-86; 2 vs 3: 11-0-89; 1 vs 2: 8-2-90), the margins adding
-/// up along the chain. Matches between levels of one engine tend to stretch the
-/// differences, so the lowest figures are the least certain. At this control level
-/// 7's 200,000 nodes are about what level 8 searches in its time, so the two are
-/// within each other's margins.
+/// games at once, measured by `scripts/level-matches.sh`; results as wins-draws-losses.
+/// Levels 4–7 played Stockfish itself, 100 games each, with the search that searches
+/// the hash move before generating the other moves (hand-made-evaluation bench
+/// 2976751): level 4 scored 39-2-59 against `UCI_Elo` 1350; 5: 51-8-41 against 1600;
+/// 6: 42-3-55 against 1850; 7: 57-15-28 against 2000. Levels 1–3 are below
+/// Stockfish's floor (1350), so each played the level above it (3 vs 4: 8-1-91;
+/// 2 vs 3: 11-0-89; 1 vs 2: 10-2-88), their figures and margins (root of the sum of
+/// squares) adding up along the chain. Matches between levels of one engine tend to
+/// stretch the differences, so the lowest figures are the least certain. Every
+/// figure is within the margin of the one measured with the search of bench 3236479
+/// (184, 586, 950, 1272, 1638, 1772, 2111 for levels 1–7).
 ///
-/// Re-checked after the search changed (quiet-move SEE pruning, time by best-move
-/// stability; hand-made-evaluation bench 2952293): level 8 scored 30-23-47 over 100
-/// games against `UCI_Elo` 2200, 2140 ± 61, within the margin of the 2146 above.
-/// Levels 1–7 were not re-played. Since then the hash move is searched before
-/// the other moves are generated and ordered (hand-made-evaluation bench
-/// 2976751): the trees differ a little and level 8 searches about 12 % more nodes
-/// in its time. Level 8 re-checked with that search scored 29-17-54 over 100
-/// games against `UCI_Elo` 2200, 2111 ± 65, within the margin of the 2146 above,
-/// so it stays; levels 1–7 were not re-played.
+/// Level 8 is the full engine with the hand-made evaluation: 68-33-99 over 200
+/// games against `UCI_Elo` 2200 with the search of bench 3236479; re-checked with
+/// the present search at 29-17-54 over 100 games (2111 ± 65), within the margin of
+/// its 2146, so it stays. At this control level 7's 200,000 nodes are about what
+/// level 8 searches in its time, so the two are within each other's margins.
 ///
 /// Every level also stops after `movetime_ms` (1 s) when played through
 /// [`level_move`], and searches on one thread with the hand-made evaluation, as
 /// when it was measured, whatever `Threads` and the network say.
 pub const LEVELS: [Level; 8] = [
-    lv(1, 1, 1_000, 8, 250.0, 0.20, 184),
-    lv(2, 2, 4_000, 8, 150.0, 0.10, 586),
-    lv(3, 3, 15_000, 6, 100.0, 0.05, 950),
-    lv(4, 4, 40_000, 5, 60.0, 0.02, 1272),
-    lv(5, 6, 120_000, 4, 35.0, 0.0, 1638),
-    lv(6, 8, 400_000, 3, 20.0, 0.0, 1772),
-    lv(7, 127, 200_000, 1, 0.0, 0.0, 2111),
+    lv(1, 1, 1_000, 8, 250.0, 0.20, 140),
+    lv(2, 2, 4_000, 8, 150.0, 0.10, 504),
+    lv(3, 3, 15_000, 6, 100.0, 0.05, 867),
+    lv(4, 4, 40_000, 5, 60.0, 0.02, 1280),
+    lv(5, 6, 120_000, 4, 35.0, 0.0, 1635),
+    lv(6, 8, 400_000, 3, 20.0, 0.0, 1805),
+    lv(7, 127, 200_000, 1, 0.0, 0.0, 2104),
     lv(8, 127, 0, 1, 0.0, 0.0, 2146),
 ];
 
