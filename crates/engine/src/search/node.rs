@@ -136,6 +136,45 @@ impl Searcher<'_> {
                 }
             }
         }
+        // ProbCut: a good capture whose reduced search beats beta by a margin
+        // would very likely beat it at full depth.
+        if !pv_node && !in_check && depth >= 5 && beta.abs() < MATE_BOUND {
+            let pc_beta = beta + 200;
+            let tt_says_less = entry.is_some_and(|e| {
+                i32::from(e.depth) >= depth - 3 && from_tt(i32::from(e.score), ply) < pc_beta
+            });
+            if !tt_says_less {
+                for &m in pos.legal_captures_and_promotions().iter() {
+                    if !is_capture(pos, m) || see(pos, m) < pc_beta - eval {
+                        continue;
+                    }
+                    let mut child = *pos;
+                    child.play_unchecked(m);
+                    self.hashes.push(child.zobrist_hash());
+                    self.floor[ply + 1] = self.floor[ply];
+                    self.played[ply] = Some(PieceTo::of(pos, m));
+                    let mut score = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
+                    if score >= pc_beta && !self.stopped {
+                        score = -self.negamax(
+                            &child,
+                            depth - 4,
+                            -pc_beta,
+                            -pc_beta + 1,
+                            ply + 1,
+                            false,
+                            true,
+                        );
+                    }
+                    self.hashes.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= pc_beta {
+                        return score;
+                    }
+                }
+            }
+        }
         // Internal iterative reduction: without a hash move this node is likely less
         // important than its depth says.
         if tt_move == Move::default() && depth >= 4 {
