@@ -1,6 +1,9 @@
 //! The node search: principal-variation negamax with the transposition table,
 //! pruning and reductions, the quiescence search, and move ordering.
 
+use std::sync::LazyLock;
+
+use arrayvec::ArrayVec;
 use caissa_rules::{Color, Move, Position, Role};
 
 use super::history::{bonus, PieceTo};
@@ -9,22 +12,33 @@ use super::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::see::{captured_value, is_capture, see, VALUES};
 use crate::tt::Bound;
 
+/// Natural logarithms of 0..256 (0 for 0), looked up by [`lmr`] instead of
+/// computed twice for every reduced move.
+static LN: LazyLock<[f64; 256]> = LazyLock::new(|| std::array::from_fn(|i| (i.max(1) as f64).ln()));
+
 /// Late-move reduction in plies for `depth` and move number `n`.
+#[inline]
 pub(super) fn lmr(depth: i32, n: usize) -> i32 {
-    let d = (depth.max(1) as f64).ln();
-    let m = (n.max(1) as f64).ln();
+    let d = LN[depth.clamp(1, 255) as usize];
+    let m = LN[n.clamp(1, 255)];
     (0.75 + d * m / 2.25) as i32
 }
+
+/// A node's moves with their ordering keys and SEE values. Not initialised
+/// ahead: zeroing 256 entries at every node cost more than generating them.
+type ScoredMoves = ArrayVec<(Move, i32, i32), 256>;
 
 /// Selection sort, one step: brings the best-ordered of `scored[i..]` (move,
 /// ordering key, SEE value) to `i` and returns its move and SEE value. Most nodes
 /// cut after a few moves, so sorting them all would be wasted.
 fn pick_next(scored: &mut [(Move, i32, i32)], i: usize) -> (Move, i32) {
     let mut best = i;
-    for j in i + 1..scored.len() {
-        if scored[j].1 > scored[best].1 {
-            best = j;
-        }
+    let mut best_key = scored[i].1;
+    // Selects without branches: which entry wins is unpredictable.
+    for (j, &(_, key, _)) in scored.iter().enumerate().skip(i + 1) {
+        let better = key > best_key;
+        best = if better { j } else { best };
+        best_key = if better { key } else { best_key };
     }
     scored.swap(i, best);
     (scored[i].0, scored[i].2)
@@ -185,16 +199,14 @@ impl Searcher<'_> {
         let before = self.moves_before(ply);
         // The hash move goes first and often refutes on its own: then the other
         // moves are never generated or scored.
-        let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
-        let mut n = 0;
+        let mut scored = ScoredMoves::new();
         let mut generated = false;
         if tt_move != Move::default() && pos.is_legal(tt_move) {
-            scored[0] = (tt_move, 1 << 30, 0);
-            n = 1;
+            scored.push((tt_move, 1 << 30, 0));
         } else {
-            n = self.score_moves(pos, tt_move, ply, before, &mut scored, n);
+            self.score_moves(pos, tt_move, ply, before, &mut scored);
             generated = true;
-            if n == 0 {
+            if scored.is_empty() {
                 return if in_check { -MATE + ply as i32 } else { 0 };
             }
         }
@@ -209,17 +221,17 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let mut i = 0;
         loop {
-            if i == n {
+            if i == scored.len() {
                 if generated {
                     break;
                 }
-                n = self.score_moves(pos, tt_move, ply, before, &mut scored, n);
+                self.score_moves(pos, tt_move, ply, before, &mut scored);
                 generated = true;
-                if i == n {
+                if i == scored.len() {
                     break;
                 }
             }
-            let (m, see_value) = pick_next(&mut scored[..n], i);
+            let (m, see_value) = pick_next(&mut scored, i);
             i += 1;
             let capture = is_capture(pos, m);
             let quiet = !capture && !m.is_promotion();
@@ -341,25 +353,22 @@ impl Searcher<'_> {
         best
     }
 
-    /// Appends the legal moves but `skip` to `scored[n..]` with their ordering
-    /// keys and SEE values; returns the new length.
+    /// Appends the legal moves but `skip` to `scored` with their ordering keys
+    /// and SEE values.
     fn score_moves(
         &self,
         pos: &Position,
         skip: Move,
         ply: usize,
         before: [Option<PieceTo>; 2],
-        scored: &mut [(Move, i32, i32); 256],
-        mut n: usize,
-    ) -> usize {
+        scored: &mut ScoredMoves,
+    ) {
         for &m in pos.legal_moves().iter() {
             if m != skip {
                 let (order, see_value) = self.order_score(pos, m, skip, ply, before);
-                scored[n] = (m, order, see_value);
-                n += 1;
+                scored.push((m, order, see_value));
             }
         }
-        n
     }
 
     fn reward_quiet(
@@ -479,20 +488,18 @@ impl Searcher<'_> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let before = self.moves_before(ply);
-        let mut scored: [(Move, i32, i32); 256] = [(Move::default(), 0, 0); 256];
-        let mut n = 0;
+        let mut scored = ScoredMoves::new();
         for &m in moves.iter() {
             let capture = is_capture(pos, m);
             if !in_check && !capture && m.promotion_role() != Some(Role::Queen) {
                 continue;
             }
             let (order, see_value) = self.order_score(pos, m, tt_move, ply, before);
-            scored[n] = (m, order, see_value);
-            n += 1;
+            scored.push((m, order, see_value));
         }
         let mut best_move = Move::default();
-        for i in 0..n {
-            let (m, see_value) = pick_next(&mut scored[..n], i);
+        for i in 0..scored.len() {
+            let (m, see_value) = pick_next(&mut scored, i);
             if !in_check {
                 if see_value < 0 {
                     continue;
