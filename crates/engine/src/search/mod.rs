@@ -1,6 +1,6 @@
 //! The search: iterative deepening over a principal-variation search with aspiration
 //! windows, a transposition table, null-move pruning, ProbCut (a capture whose
-//! shallow search beats beta by 200 cp cuts the node), late move reductions, check
+//! shallow search beats beta by 150 cp cuts the node), late move reductions, check
 //! extensions, reverse futility / futility / late-move pruning near the leaves, SEE
 //! pruning of captures and quiet moves that lose material, and a quiescence search
 //! over captures that skips those losing material by SEE.

@@ -153,7 +153,7 @@ impl Searcher<'_> {
         // ProbCut: a good capture whose reduced search beats beta by a margin
         // would very likely beat it at full depth.
         if !pv_node && !in_check && depth >= 5 && beta.abs() < MATE_BOUND {
-            let pc_beta = beta + 200;
+            let pc_beta = beta + 150;
             let tt_says_less = entry.is_some_and(|e| {
                 i32::from(e.depth) >= depth - 3 && from_tt(i32::from(e.score), ply) < pc_beta
             });
