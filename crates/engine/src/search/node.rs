@@ -115,7 +115,7 @@ impl Searcher<'_> {
             if depth <= 7
                 && beta > -MATE_BOUND
                 && eval.abs() < MATE_BOUND
-                && eval - 70 * (depth - i32::from(improving)) >= beta
+                && eval - 60 * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
