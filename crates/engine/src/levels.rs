@@ -73,10 +73,11 @@ pub struct Level {
 /// the present search at 29-17-54 over 100 games (2111 ± 65), within the margin of
 /// its 2146, so it stays; and again after ProbCut (bench 2575250, hand-made 2847252)
 /// at 30-22-48 (2137 ± 62). ProbCut acts from depth 5, which levels 1–4 never
-/// reach; levels 5–7 were not re-played after it, nor was level 8 after the search
+/// reach; levels 5–7 were not re-played after it. Level 8 again after the search
 /// became 27 % faster, with ProbCut's margin 150 and reverse futility 60 cp a ply
-/// (hand-made bench 2935367). At this control level 7's 200,000 nodes are about what
-/// level 8 searches in its time, so the two are within each other's margins.
+/// (hand-made bench 2935367): 35-18-47 (2158 ± 63), so 2146 still stands. At this
+/// control level 7's 200,000 nodes are about what level 8 searches in its time, so
+/// the two are within each other's margins.
 ///
 /// Every level also stops after `movetime_ms` (1 s) when played through
 /// [`level_move`], and searches on one thread with the hand-made evaluation, as
