@@ -92,6 +92,38 @@ fn self_play_data_trains_a_net_the_engine_searches_with() {
     assert_eq!(curve.lines().count(), 4, "{curve}");
     assert!(curve.starts_with("epoch,train_loss,validation_loss,lr,positions_per_second"));
 
+    // Fine-tuning goes on from that net, and keeps its shape.
+    let tuned = dir.join("tuned.nnue");
+    let tune = |extra: &[&str]| {
+        let mut args = vec![
+            "engine",
+            "train",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            tuned.to_str().unwrap(),
+            "--init",
+            net.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--batch-size",
+            "256",
+        ];
+        args.extend_from_slice(extra);
+        caissa(&args)
+    };
+    let run = tune(&[]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let said = text(&run.stderr);
+    assert!(
+        said.contains("hidden 32") && said.contains("before training"),
+        "{said}"
+    );
+    assert!(std::fs::metadata(&tuned).unwrap().len() > 0);
+    let clash = tune(&["--hidden", "64"]);
+    assert!(!clash.status.success());
+    assert!(text(&clash.stderr).contains("--init's net has 32 hidden units"));
+
     let with_net = bench_nodes(&caissa(&[
         "bench",
         "--depth",
@@ -193,6 +225,22 @@ fn bad_engine_arguments_are_named() {
         text(&out.stderr).contains("not a Caissa net file"),
         "{}",
         text(&out.stderr)
+    );
+    let out = caissa(&[
+        "engine",
+        "train",
+        "--data",
+        dir.to_str().unwrap(),
+        "--out",
+        "x.nnue",
+        "--init",
+        garbage.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("garbage.nnue") && stderr.contains("not a Caissa net file"),
+        "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

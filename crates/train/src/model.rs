@@ -147,6 +147,34 @@ impl FloatNet {
         self.forward(features) * SCALE as f32
     }
 
+    /// The float net a quantised one stands for: each weight divided by its scale.
+    /// Training can go on from it (`caissa engine train --init`); quantising it
+    /// again gives back the same network.
+    pub fn dequantise(net: &Network) -> FloatNet {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        FloatNet {
+            hidden: net.hidden(),
+            buckets: net.buckets(),
+            w0: net
+                .ft_weights()
+                .iter()
+                .map(|&w| f32::from(w) / qa)
+                .collect(),
+            b0: net.ft_bias().iter().map(|&b| f32::from(b) / qa).collect(),
+            w1: net
+                .out_weights()
+                .iter()
+                .map(|&w| f32::from(w) / qb)
+                .collect(),
+            b1: net
+                .out_bias()
+                .iter()
+                .map(|&b| b as f32 / (qa * qb))
+                .collect(),
+        }
+    }
+
     /// The engine's integer network (`None` if the hidden size is one the engine
     /// cannot load: see [`Network::new`]).
     pub fn quantise(&self) -> Option<Network> {

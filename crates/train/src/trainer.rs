@@ -41,6 +41,9 @@ pub struct Options {
     pub threads: usize,
     /// Seed of the starting weights and of the shuffles.
     pub seed: u64,
+    /// Weights to start from instead of random ones (fine-tuning a net on new
+    /// data); its hidden size and buckets override `hidden` and `buckets`.
+    pub init: Option<FloatNet>,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
             weight_decay: 0.01,
             threads: 1,
             seed: 1,
+            init: None,
         }
     }
 }
@@ -331,7 +335,7 @@ impl Adam {
     }
 }
 
-/// Trains a fresh net on `data`. `on_epoch` hears each epoch's report with the
+/// Trains a net on `data`, from random weights or from `options.init`. `on_epoch` hears each epoch's report with the
 /// net as it is then.
 pub fn train(
     data: &Dataset,
@@ -339,12 +343,15 @@ pub fn train(
     on_epoch: &mut dyn FnMut(&EpochReport, &FloatNet),
 ) -> FloatNet {
     let mut rng = Rng::new(options.seed);
-    let mut net = FloatNet::random(options.hidden, options.buckets, &mut rng);
+    let mut net = match &options.init {
+        Some(init) => init.clone(),
+        None => FloatNet::random(options.hidden, options.buckets, &mut rng),
+    };
     let params = net.w0.len() + net.b0.len() + net.w1.len() + net.b1.len();
     let mut adam = Adam::new(params);
     let threads = options.threads.max(1);
     let mut grads: Vec<Gradients> = (0..threads)
-        .map(|_| Gradients::new(options.hidden, options.buckets))
+        .map(|_| Gradients::new(net.hidden, net.buckets))
         .collect();
     let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
     let mut batch: Vec<Record> = Vec::with_capacity(options.batch_size);

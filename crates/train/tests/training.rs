@@ -202,3 +202,55 @@ fn quantised_net_evaluates_within_30_cp_plus_2_percent_and_6_cp_on_average_of_th
     let mean = total / 300.0;
     assert!(mean <= 6.0, "mean difference {mean} cp (worst {worst})");
 }
+
+#[test]
+fn dequantising_the_embedded_net_and_quantising_it_again_gives_it_back() {
+    let embedded = Network::shared_embedded().expect("a net is embedded");
+    let float = FloatNet::dequantise(&embedded);
+    assert_eq!(
+        (float.hidden, float.buckets),
+        (embedded.hidden(), embedded.buckets())
+    );
+    assert_eq!(float.quantise().as_ref(), Some(&*embedded));
+}
+
+#[test]
+fn fine_tuning_starts_from_the_given_net_not_from_random_weights() {
+    let data = Dataset {
+        train: sample_records(512, 7),
+        validation: sample_records(256, 8),
+    };
+    let mut options = quick_options();
+    options.epochs = 6;
+    let trained = trainer::train(&data, &options, &mut |_, _| {});
+    let trained_loss = mean_loss(&trained, &data.validation, options.lambda);
+    // Going on from the trained net with a tiny step stays where it was; the
+    // same run without `init` starts somewhere else.
+    let mut tuning = options;
+    tuning.epochs = 1;
+    tuning.lr = 1e-7;
+    tuning.lr_end = 1e-7;
+    tuning.hidden = 16;
+    tuning.init = Some(trained.clone());
+    let mut tuned_loss = f64::NAN;
+    let tuned = trainer::train(&data, &tuning, &mut |r, _| tuned_loss = r.validation_loss);
+    assert_eq!(tuned.hidden, trained.hidden, "the init net's size wins");
+    assert!(
+        (tuned_loss - trained_loss).abs() < 1e-3 * trained_loss.max(1e-6) + 1e-6,
+        "from {trained_loss} to {tuned_loss}"
+    );
+    let moved = |a: &FloatNet, b: &FloatNet| {
+        a.w0.iter()
+            .zip(&b.w0)
+            .chain(a.w1.iter().zip(&b.w1))
+            .map(|(x, y)| (x - y).abs())
+            .fold(0f32, f32::max)
+    };
+    assert!(moved(&tuned, &trained) < 1e-4);
+    let mut fresh = tuning;
+    fresh.init = None;
+    fresh.hidden = trained.hidden;
+    fresh.seed += 1;
+    let from_random = trainer::train(&data, &fresh, &mut |_, _| {});
+    assert!(moved(&from_random, &trained) > 0.1);
+}

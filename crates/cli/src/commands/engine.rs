@@ -31,13 +31,18 @@ pub struct TrainArgs {
     /// The net file to write.
     #[arg(long)]
     out: PathBuf,
-    /// Hidden layer size (a multiple of 16, at most 512).
-    #[arg(long, default_value_t = 256)]
-    hidden: usize,
+    /// Hidden layer size (a multiple of 16, at most 512; 256 unless --init
+    /// gives it).
+    #[arg(long)]
+    hidden: Option<usize>,
     /// Output buckets, by the number of men on the board (1 for a single
-    /// output layer, as nets v1 to v5 had).
-    #[arg(long, default_value_t = 8)]
-    buckets: usize,
+    /// output layer, as nets v1 to v5 had; 8 unless --init gives them).
+    #[arg(long)]
+    buckets: Option<usize>,
+    /// Start from this net file's weights instead of random ones (fine-tuning
+    /// it on new data); its hidden size and buckets are used.
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Passes over the data.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
@@ -247,17 +252,42 @@ fn report_quantisation(
 }
 
 fn train_run(args: TrainArgs) -> anyhow::Result<()> {
+    use caissa_train::model::FloatNet;
     use caissa_train::trainer::{self, Dataset, Options as TrainOptions};
-    if args.hidden == 0
-        || !args.hidden.is_multiple_of(16)
-        || args.hidden > caissa_engine::nnue::MAX_HIDDEN
-    {
+    let init = match &args.init {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let net = caissa_engine::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Some(FloatNet::dequantise(&net))
+        }
+        None => None,
+    };
+    let hidden = args
+        .hidden
+        .or(init.as_ref().map(|n| n.hidden))
+        .unwrap_or(256);
+    let buckets = args
+        .buckets
+        .or(init.as_ref().map(|n| n.buckets))
+        .unwrap_or(8);
+    if let Some(net) = &init {
+        if (hidden, buckets) != (net.hidden, net.buckets) {
+            bail!(
+                "--init's net has {} hidden units and {} output buckets; --hidden and --buckets must agree or be left out",
+                net.hidden,
+                net.buckets
+            );
+        }
+    }
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > caissa_engine::nnue::MAX_HIDDEN {
         bail!(
             "--hidden must be a multiple of 16 from 16 to {}",
             caissa_engine::nnue::MAX_HIDDEN
         );
     }
-    if !(1..=caissa_engine::nnue::MAX_BUCKETS).contains(&args.buckets) {
+    if !(1..=caissa_engine::nnue::MAX_BUCKETS).contains(&buckets) {
         bail!(
             "--buckets must be from 1 to {}",
             caissa_engine::nnue::MAX_BUCKETS
@@ -284,18 +314,26 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
     }
     let data = Dataset::split(records, !args.no_mirror);
     eprintln!(
-        "training on {} positions, {} kept aside; hidden {}, {} output buckets, {} epochs, lambda {}, seed {}",
+        "training on {} positions, {} kept aside; hidden {}, {} output buckets, {} epochs, lambda {}, seed {}{}",
         data.train.len(),
         data.validation.len(),
-        args.hidden,
-        args.buckets,
+        hidden,
+        buckets,
         args.epochs,
         args.lambda,
-        args.seed
+        args.seed,
+        match (&args.init, &init) {
+            (Some(path), Some(net)) => format!(
+                ", from {} (validation loss {:.6} before training)",
+                path.display(),
+                trainer::mean_loss(net, &data.validation, args.lambda)
+            ),
+            _ => String::new(),
+        }
     );
     let options = TrainOptions {
-        hidden: args.hidden,
-        buckets: args.buckets,
+        hidden,
+        buckets,
         epochs: args.epochs,
         batch_size: args.batch_size,
         lr: args.lr,
@@ -303,6 +341,7 @@ fn train_run(args: TrainArgs) -> anyhow::Result<()> {
         lambda: args.lambda,
         threads: args.threads,
         seed: args.seed,
+        init,
         ..TrainOptions::default()
     };
     let mut log = match &args.log {

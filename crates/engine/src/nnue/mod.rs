@@ -125,6 +125,27 @@ impl Network {
         self.buckets
     }
 
+    /// First-layer weights, one row of `hidden` per input, scaled by [`QA`].
+    pub fn ft_weights(&self) -> &[i16] {
+        &self.ft_weights
+    }
+
+    /// First-layer biases, scaled by [`QA`].
+    pub fn ft_bias(&self) -> &[i16] {
+        &self.ft_bias
+    }
+
+    /// Output weights per bucket (the side to move's `hidden`, then the other
+    /// side's), scaled by [`QB`].
+    pub fn out_weights(&self) -> &[i16] {
+        &self.out_weights
+    }
+
+    /// Output bias per bucket, scaled by `QA · QB`.
+    pub fn out_bias(&self) -> &[i32] {
+        &self.out_bias
+    }
+
     fn row(&self, feature: usize) -> &[i16] {
         &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
